@@ -1,0 +1,5 @@
+import sys
+
+from twenty48.cli import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""The ``2048`` command. Each subcommand lives in its own module under ``twenty48.commands``
+and is imported only when chosen, so ``2048 --help`` stays instant."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from twenty48 import __version__
+
+#: Subcommand name -> module in ``twenty48.commands`` exposing ``HELP``, ``add_arguments(parser)``
+#: and ``run(args) -> int``.
+COMMANDS: dict[str, str] = {
+    "replay": "replay",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="2048",
+        description="2048 exactly as its official rules define it.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(f"twenty48.commands.{module_name}")
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

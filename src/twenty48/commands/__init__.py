@@ -1,0 +1,1 @@
+"""One module per ``2048`` subcommand: ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``."""

@@ -1,0 +1,276 @@
+"""Compiled bitboard kernels: a board is one uint64, 4 bits per cell.
+
+Cell ``i`` (row-major, as in ``rules``) lives in bits ``4*i .. 4*i+3`` and
+holds the tile's exponent (0 = empty, k = 2**k), so row ``r`` is the 16 bits
+at ``16*r`` with its leftmost cell lowest. Exponents go up to 15 (32768):
+a move that would merge two 32768 tiles is reported by ``move_overflows`` and
+callers must not trust ``move`` for it (``twenty48.fast`` documents how they
+fall back to ``rules``).
+
+Direction codes follow ``Direction``'s order: 0 up, 1 down, 2 left, 3 right.
+Every integer stays ``np.uint64``: mixing in signed integers makes numba fall
+back to floating point. Each kernel coerces its board arguments because a
+board returned to Python comes back as a plain ``int``, which numba would
+otherwise type as int64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from twenty48.fast.tables import build_tables
+
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+
+_T = build_tables()
+ROW_LEFT = _T["left"]
+ROW_RIGHT = _T["right"]
+COL_UP = _T["up"]
+COL_DOWN = _T["down"]
+ROW_SCORE = _T["score"]
+ROW_OVERFLOW = _T["overflow"]
+
+_ROW_MASK = np.uint64(0xFFFF)
+_NIBBLE = np.uint64(0xF)
+_ONES = np.uint64(0x1111111111111111)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_U1 = np.uint64(1)
+_U4 = np.uint64(4)
+_U10 = np.uint64(10)
+_U16 = np.uint64(16)
+_U32 = np.uint64(32)
+_U48 = np.uint64(48)
+
+
+@njit(cache=True)
+def transpose(b: np.uint64) -> np.uint64:
+    """Swap rows and columns (cell 4r+c <-> 4c+r) with three masked shuffles per step."""
+    b = np.uint64(b)
+    a1 = b & np.uint64(0xF0F00F0FF0F00F0F)
+    a2 = b & np.uint64(0x0000F0F00000F0F0)
+    a3 = b & np.uint64(0x0F0F00000F0F0000)
+    a = a1 | (a2 << np.uint64(12)) | (a3 >> np.uint64(12))
+    b1 = a & np.uint64(0xFF00FF0000FF00FF)
+    b2 = a & np.uint64(0x00FF00FF00000000)
+    b3 = a & np.uint64(0x00000000FF00FF00)
+    return b1 | (b2 >> np.uint64(24)) | (b3 << np.uint64(24))
+
+
+@njit(cache=True)
+def _rows(b: np.uint64, table: np.ndarray) -> np.uint64:
+    b = np.uint64(b)
+    return (
+        np.uint64(table[b & _ROW_MASK])
+        | (np.uint64(table[(b >> _U16) & _ROW_MASK]) << _U16)
+        | (np.uint64(table[(b >> _U32) & _ROW_MASK]) << _U32)
+        | (np.uint64(table[(b >> _U48) & _ROW_MASK]) << _U48)
+    )
+
+
+@njit(cache=True)
+def _cols(b: np.uint64, table: np.ndarray) -> np.uint64:
+    b = np.uint64(b)
+    t = transpose(b)
+    return (
+        table[t & _ROW_MASK]
+        | (table[(t >> _U16) & _ROW_MASK] << _U4)
+        | (table[(t >> _U32) & _ROW_MASK] << np.uint64(8))
+        | (table[(t >> _U48) & _ROW_MASK] << np.uint64(12))
+    )
+
+
+@njit(cache=True)
+def move(b: np.uint64, d: int) -> np.uint64:
+    """The board after sliding toward ``d`` (no spawn); equal to ``b`` when the move is illegal."""
+    b = np.uint64(b)
+    if d == UP:
+        return _cols(b, COL_UP)
+    if d == DOWN:
+        return _cols(b, COL_DOWN)
+    if d == LEFT:
+        return _rows(b, ROW_LEFT)
+    return _rows(b, ROW_RIGHT)
+
+
+@njit(cache=True)
+def _line_sum(b: np.uint64, table: np.ndarray) -> np.int64:
+    b = np.uint64(b)
+    return (
+        np.int64(table[b & _ROW_MASK])
+        + np.int64(table[(b >> _U16) & _ROW_MASK])
+        + np.int64(table[(b >> _U32) & _ROW_MASK])
+        + np.int64(table[(b >> _U48) & _ROW_MASK])
+    )
+
+
+@njit(cache=True)
+def move_score(b: np.uint64, d: int) -> np.int64:
+    """Points the move toward ``d`` scores (the same for both directions along an axis)."""
+    b = np.uint64(b)
+    if d in (UP, DOWN):
+        return _line_sum(transpose(b), ROW_SCORE)
+    return _line_sum(b, ROW_SCORE)
+
+
+@njit(cache=True)
+def move_overflows(b: np.uint64, d: int) -> bool:
+    """Whether the move toward ``d`` merges two 32768 tiles, which 4 bits cannot hold."""
+    b = np.uint64(b)
+    lines = transpose(b) if d in (UP, DOWN) else b
+    return _line_sum(lines, ROW_OVERFLOW) > 0
+
+
+@njit(cache=True)
+def legal_mask(b: np.uint64) -> int:
+    """Bit ``d`` is set when direction ``d`` is legal."""
+    b = np.uint64(b)
+    mask = 0
+    for d in range(4):
+        if move(b, d) != b:
+            mask |= 1 << d
+    return mask
+
+
+@njit(cache=True)
+def empty_mask(b: np.uint64) -> np.uint64:
+    """One bit (the nibble's lowest) for every empty cell."""
+    b = np.uint64(b)
+    x = b | ((b >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = x | (x >> _U1)
+    return ~x & _ONES
+
+
+@njit(cache=True)
+def count_empty(b: np.uint64) -> np.int64:
+    b = np.uint64(b)
+    x = empty_mask(b)
+    if x == _ONES:
+        return np.int64(16)
+    # The 16 flag bits sit 4 apart; multiplying by 0x111... sums them into the top nibble
+    # (no partial sum below it reaches 16, so nothing carries).
+    return np.int64((x * _ONES) >> np.uint64(60))
+
+
+@njit(cache=True)
+def max_exponent(b: np.uint64) -> np.int64:
+    b = np.uint64(b)
+    best = np.int64(0)
+    for i in range(16):
+        e = np.int64((b >> np.uint64(4 * i)) & _NIBBLE)
+        if e > best:
+            best = e
+    return best
+
+
+@njit(cache=True)
+def is_over(b: np.uint64) -> bool:
+    b = np.uint64(b)
+    return move(b, UP) == b and move(b, DOWN) == b and move(b, LEFT) == b and move(b, RIGHT) == b
+
+
+@njit(cache=True)
+def draw(seed: np.uint64, index: np.uint64) -> np.uint64:
+    """``spawns.draw``: output ``index`` of SplitMix64 seeded with ``seed``."""
+    seed = np.uint64(seed)
+    index = np.uint64(index)
+    z = seed + (index + _U1) * _GOLDEN_GAMMA
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def place(b: np.uint64, h: np.uint64) -> np.uint64:
+    """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does.
+    The board must have an empty cell."""
+    b = np.uint64(b)
+    h = np.uint64(h)
+    empty = empty_mask(b)
+    n = np.uint64(count_empty(b))
+    k = ((h & _LOW32) * n) >> _U32
+    exponent = np.uint64(2) if (((h >> _U32) * _U10) >> _U32) == 0 else _U1
+    for i in range(16):
+        shift = np.uint64(4 * i)
+        if (empty >> shift) & _U1:
+            if k == 0:
+                return b | (exponent << shift)
+            k -= _U1
+    return b
+
+
+@njit(cache=True)
+def spawn(b: np.uint64, seed: np.uint64, index: np.uint64) -> np.uint64:
+    """The board with spawn ``index`` of the game ``seed`` placed (the ``Game``'s spawn)."""
+    b = np.uint64(b)
+    seed = np.uint64(seed)
+    index = np.uint64(index)
+    return place(b, draw(seed, index))
+
+
+@njit(cache=True)
+def new_board(seed: np.uint64) -> np.uint64:
+    """The starting position of ``Game.new(seed)``."""
+    seed = np.uint64(seed)
+    return spawn(spawn(np.uint64(0), seed, np.uint64(0)), seed, _U1)
+
+
+@njit(cache=True)
+def random_playout(b: np.uint64, seed: np.uint64, index: np.uint64) -> tuple[np.uint64, np.int64, np.int64]:
+    """Play uniformly random directions until the game is over (or a 32768 pair would merge).
+
+    Spawns continue the game's sequence from spawn ``index``; the directions come from a
+    separate SplitMix64 stream. Returns (final board, points scored, legal moves made).
+    """
+    b = np.uint64(b)
+    seed = np.uint64(seed)
+    index = np.uint64(index)
+    score = np.int64(0)
+    moves = np.int64(0)
+    state = seed ^ np.uint64(0xD1B54A32D192ED03)
+    while True:
+        mask = legal_mask(b)
+        if mask == 0:
+            break
+        state += _GOLDEN_GAMMA
+        d = np.int64(draw(state, np.uint64(0)) & np.uint64(3))
+        while not (mask >> d) & 1:
+            d = (d + 1) & 3
+        if move_overflows(b, d):
+            break
+        score += move_score(b, d)
+        b = spawn(move(b, d), seed, index)
+        index += _U1
+        moves += 1
+    return b, score, moves
+
+
+@njit(cache=True)
+def random_play(seed: np.uint64, attempts: int) -> tuple[np.int64, np.int64]:
+    """The engine benchmark's loop: ``attempts`` uniformly random directions, a spawn after each
+    legal one, a new game whenever one is over. Returns (legal moves, games finished)."""
+    seed = np.uint64(seed)
+    rng = seed ^ np.uint64(0xD1B54A32D192ED03)
+    game_seed = seed
+    b = new_board(game_seed)
+    index = np.uint64(2)
+    legal = np.int64(0)
+    games = np.int64(0)
+    for _ in range(attempts):
+        rng += _GOLDEN_GAMMA
+        d = np.int64(draw(rng, np.uint64(0)) & np.uint64(3))
+        moved = move(b, d)
+        if moved == b:
+            if is_over(b):
+                games += 1
+                game_seed += _U1
+                b = new_board(game_seed)
+                index = np.uint64(2)
+            continue
+        b = spawn(moved, game_seed, index)
+        index += _U1
+        legal += 1
+    return legal, games

@@ -1,0 +1,350 @@
+"""One game of 2048: the state machine every front end drives.
+
+A ``Game`` owns the board, the score, the win / keep-going / over flags, an
+undo history of at most 20 positions and the log of the legal moves that led
+to the current position. Spawns come from ``twenty48.spawns``, indexed by the
+position in the line of play, so ``Game.replay(seed, actions)`` rebuilds a
+game exactly and undo followed by the same move brings back the same tile.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from twenty48 import spawns
+from twenty48.rules import WINNING_TILE, Board, Direction
+
+UNDO_LIMIT = 20
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What undo restores: the position before a legal move."""
+
+    board: Board
+    score: int
+    won: bool
+    keep_playing: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one call to ``Game.move`` did. An illegal move has ``changed`` False and changed nothing."""
+
+    direction: Direction
+    changed: bool
+    #: Points gained by this move's merges.
+    score: int
+    #: (source cell, destination cell) for every tile before the move, as in ``MoveResult``.
+    slides: tuple[tuple[int, int], ...]
+    #: Cells where merges created a tile.
+    merges: tuple[int, ...]
+    #: (cell, value) of the tile that appeared after the move; None for an illegal move.
+    spawn: tuple[int, int] | None
+    #: This move's merge created the first 2048 of the game.
+    won_now: bool
+    #: The game is over after this move.
+    over: bool
+    #: The board after the move and its spawn (the game's new board).
+    board: Board
+
+
+class Game:
+    """A game of 2048. Create one with ``new``, ``from_board``, ``from_dict`` or ``replay``."""
+
+    __slots__ = ("_actions", "_board", "_keep_playing", "_over", "_score", "_seed", "_undo", "_won")
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        board: Board,
+        score: int = 0,
+        won: bool = False,
+        keep_playing: bool = False,
+        actions: Iterable[Direction] = (),
+        undo: Iterable[Snapshot] = (),
+    ) -> None:
+        self._seed = spawns.check_seed(seed)
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, got {type(board).__name__}")
+        self._board = board
+        self._score = _check_score(score, "score")
+        self._won = won
+        self._keep_playing = keep_playing
+        if keep_playing and not won:
+            raise ValueError("keep_playing is only possible after a win")
+        self._actions = [Direction(a) for a in actions]
+        self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
+        if len(self._undo) > len(self._actions):
+            raise ValueError("the undo history is longer than the list of moves")
+        self._over = board.is_over()
+
+    # ---- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, seed: int | None = None) -> Game:
+        """A new game: two starting tiles on distinct cells, drawn from ``seed`` (random if None)."""
+        seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
+        board = Board.empty()
+        for index in range(spawns.STARTING_TILES):
+            cell, value = spawns.spawn_choice(seed, index, board.empty_cells())
+            board = board.with_tile(cell, value)
+        return cls(seed=seed, board=board)
+
+    @classmethod
+    def from_board(cls, board: Board, seed: int | None = None, score: int = 0) -> Game:
+        """A game continuing from a prepared position; its spawns still come from ``seed``."""
+        seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
+        return cls(seed=seed, board=board, score=score)
+
+    @classmethod
+    def replay(cls, seed: int, actions: Iterable[Direction | str]) -> Game:
+        """Replay a game from its seed and moves; illegal moves are no-ops, as in play."""
+        game = cls.new(seed)
+        for action in actions:
+            game.move(Direction(action))
+        return game
+
+    # ---- state --------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def score(self) -> int:
+        return self._score
+
+    @property
+    def moves(self) -> int:
+        """Legal moves in the current line of play (undo takes one back)."""
+        return len(self._actions)
+
+    @property
+    def actions(self) -> tuple[Direction, ...]:
+        """The legal moves that lead from the start to the current position."""
+        return tuple(self._actions)
+
+    @property
+    def won(self) -> bool:
+        """A merge created 2048 in this game."""
+        return self._won
+
+    @property
+    def keep_playing(self) -> bool:
+        """The player chose (or moved on) to keep going after the win."""
+        return self._keep_playing
+
+    @property
+    def over(self) -> bool:
+        """No legal move remains. A game can be both won and over."""
+        return self._over
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo) and not self._over
+
+    # ---- actions ------------------------------------------------------------------------
+
+    def move(self, direction: Direction | str) -> Turn:
+        """Play a direction. An illegal move (including any move once the game is over) changes nothing."""
+        direction = Direction(direction)
+        result = self._board.move(direction)
+        if not result.changed:
+            return Turn(
+                direction=direction,
+                changed=False,
+                score=0,
+                slides=result.slides,
+                merges=(),
+                spawn=None,
+                won_now=False,
+                over=self._over,
+                board=self._board,
+            )
+        self._undo.append(Snapshot(self._board, self._score, self._won, self._keep_playing))
+        cell, value = spawns.spawn_choice(
+            self._seed, spawns.STARTING_TILES + len(self._actions), result.board.empty_cells()
+        )
+        self._board = result.board.with_tile(cell, value)
+        self._score += result.score
+        self._actions.append(direction)
+        won_now = not self._won and any(result.board.cells[m] == WINNING_TILE for m in result.merges)
+        if won_now:
+            self._won = True
+        elif self._won:
+            # Moving on after the win banner is keeping going.
+            self._keep_playing = True
+        self._over = self._board.is_over()
+        return Turn(
+            direction=direction,
+            changed=True,
+            score=result.score,
+            slides=result.slides,
+            merges=result.merges,
+            spawn=(cell, value),
+            won_now=won_now,
+            over=self._over,
+            board=self._board,
+        )
+
+    def undo(self) -> bool:
+        """Take back the last legal move. False (and nothing changes) when there is nothing to undo
+        or the game is over."""
+        if not self.can_undo:
+            return False
+        snapshot = self._undo.pop()
+        self._board = snapshot.board
+        self._score = snapshot.score
+        self._won = snapshot.won
+        self._keep_playing = snapshot.keep_playing
+        self._actions.pop()
+        self._over = self._board.is_over()
+        return True
+
+    def keep_going(self) -> None:
+        """Dismiss the win banner and play on toward 4096 and beyond."""
+        if not self._won:
+            raise ValueError("the game has not been won, there is nothing to keep going from")
+        self._keep_playing = True
+
+    # ---- serialisation ------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to continue exactly, as plain JSON types."""
+        return {
+            "version": FORMAT_VERSION,
+            "seed": self._seed,
+            "board": [list(row) for row in self._board.rows],
+            "score": self._score,
+            "moves": self.moves,
+            "won": self._won,
+            "keep_playing": self._keep_playing,
+            "over": self._over,
+            "actions": [a.value for a in self._actions],
+            "undo": [
+                {
+                    "board": [list(row) for row in s.board.rows],
+                    "score": s.score,
+                    "won": s.won,
+                    "keep_playing": s.keep_playing,
+                }
+                for s in self._undo
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Rebuild a game saved by ``to_dict``. Malformed or inconsistent data raises ValueError."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a saved game is a JSON object, got {type(data).__name__}")
+        version = data.get("version")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"unsupported saved-game version {version!r} (expected {FORMAT_VERSION})")
+        unknown = set(data) - _FIELDS
+        if unknown:
+            raise ValueError(f"unknown field(s) in saved game: {', '.join(sorted(unknown))}")
+        missing = _REQUIRED - set(data)
+        if missing:
+            raise ValueError(f"saved game lacks field(s): {', '.join(sorted(missing))}")
+
+        board = _board_field(data["board"], "board")
+        score = _check_score(data["score"], "score")
+        won = _bool_field(data["won"], "won")
+        keep_playing = _bool_field(data["keep_playing"], "keep_playing")
+        actions_data = data["actions"]
+        if not isinstance(actions_data, list):
+            raise ValueError("actions must be a list of directions")
+        actions = []
+        for i, action in enumerate(actions_data):
+            if not isinstance(action, str):
+                raise ValueError(f"actions[{i}] must be a direction string, got {action!r}")
+            try:
+                actions.append(Direction(action))
+            except ValueError:
+                raise ValueError(f"actions[{i}]: unknown direction {action!r}") from None
+        undo = _undo_field(data["undo"], score)
+        if "moves" in data and data["moves"] != len(actions):
+            raise ValueError(f"moves is {data['moves']!r} but {len(actions)} actions are listed")
+        try:
+            game = cls(
+                seed=data["seed"],
+                board=board,
+                score=score,
+                won=won,
+                keep_playing=keep_playing,
+                actions=actions,
+                undo=undo,
+            )
+        except ValueError as exc:
+            raise ValueError(f"inconsistent saved game: {exc}") from None
+        if "over" in data and data["over"] != game.over:
+            raise ValueError(f"over is {data['over']!r} but the board says {game.over}")
+        return game
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(seed={self._seed}, score={self._score}, moves={self.moves}, "
+            f"won={self._won}, over={self._over}, board={self._board.cells})"
+        )
+
+
+_REQUIRED = {"version", "seed", "board", "score", "won", "keep_playing", "actions", "undo"}
+_FIELDS = _REQUIRED | {"moves", "over"}
+
+
+def _check_score(score: object, name: str) -> int:
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise ValueError(f"{name} must be an integer, got {score!r}")
+    if score < 0:
+        raise ValueError(f"{name} must not be negative, got {score}")
+    return score
+
+
+def _bool_field(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def _board_field(value: object, name: str) -> Board:
+    if not isinstance(value, list):
+        raise ValueError(f"{name} must be 4 rows of 4 tile values")
+    try:
+        return Board.from_rows(value)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+def _undo_field(value: object, score: int) -> list[Snapshot]:
+    if not isinstance(value, list):
+        raise ValueError("undo must be a list of positions")
+    if len(value) > UNDO_LIMIT:
+        raise ValueError(f"undo holds {len(value)} positions, at most {UNDO_LIMIT} are kept")
+    snapshots = []
+    previous = 0
+    for i, entry in enumerate(value):
+        where = f"undo[{i}]"
+        if not isinstance(entry, Mapping) or set(entry) != {"board", "score", "won", "keep_playing"}:
+            raise ValueError(f"{where} must have exactly board, score, won and keep_playing")
+        entry_score = _check_score(entry["score"], f"{where}.score")
+        if not previous <= entry_score <= score:
+            raise ValueError(f"{where}.score {entry_score} is out of order: scores never decrease")
+        previous = entry_score
+        won = _bool_field(entry["won"], f"{where}.won")
+        keep_playing = _bool_field(entry["keep_playing"], f"{where}.keep_playing")
+        if keep_playing and not won:
+            raise ValueError(f"{where}: keep_playing is only possible after a win")
+        snapshots.append(
+            Snapshot(_board_field(entry["board"], f"{where}.board"), entry_score, won, keep_playing)
+        )
+    return snapshots
