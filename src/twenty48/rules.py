@@ -87,6 +87,7 @@ def slide_line(values: Sequence[int]) -> LineMove:
     tile (if equal and that tile has not merged yet this move) or takes the next
     free position. This resolves pairs from the edge the tiles move toward and
     lets a tile merge at most once; only tiles that meet along the line merge.
+    Raises ValueError for two 131072 tiles meeting, which no game can produce.
     """
     out: list[int] = []
     merged: list[bool] = []
@@ -97,6 +98,9 @@ def slide_line(values: Sequence[int]) -> LineMove:
         if not value:
             continue
         if out and out[-1] == value and not merged[-1]:
+            if value == MAX_TILE:
+                # Unreachable in play (a 4x4 board never holds two 131072s); refuse, don't invent 262144.
+                raise ValueError(f"two {MAX_TILE} tiles cannot merge: no board in play holds both")
             out[-1] = value * 2
             merged[-1] = True
             dst = len(out) - 1

@@ -9,9 +9,9 @@ fall back to ``rules``).
 
 Direction codes follow ``Direction``'s order: 0 up, 1 down, 2 left, 3 right.
 Every integer stays ``np.uint64``: mixing in signed integers makes numba fall
-back to floating point. Each kernel coerces its board arguments because a
-board returned to Python comes back as a plain ``int``, which numba would
-otherwise type as int64.
+back to floating point. The public kernels carry explicit signatures, so a
+board that comes back to Python as a plain ``int`` (or a seed above 2**63)
+converts to uint64 on the way in instead of compiling a signed variant.
 """
 
 from __future__ import annotations
@@ -46,10 +46,9 @@ _U32 = np.uint64(32)
 _U48 = np.uint64(48)
 
 
-@njit(cache=True)
+@njit("uint64(uint64)", cache=True)
 def transpose(b: np.uint64) -> np.uint64:
     """Swap rows and columns (cell 4r+c <-> 4c+r) with three masked shuffles per step."""
-    b = np.uint64(b)
     a1 = b & np.uint64(0xF0F00F0FF0F00F0F)
     a2 = b & np.uint64(0x0000F0F00000F0F0)
     a3 = b & np.uint64(0x0F0F00000F0F0000)
@@ -62,7 +61,6 @@ def transpose(b: np.uint64) -> np.uint64:
 
 @njit(cache=True)
 def _rows(b: np.uint64, table: np.ndarray) -> np.uint64:
-    b = np.uint64(b)
     return (
         np.uint64(table[b & _ROW_MASK])
         | (np.uint64(table[(b >> _U16) & _ROW_MASK]) << _U16)
@@ -73,7 +71,6 @@ def _rows(b: np.uint64, table: np.ndarray) -> np.uint64:
 
 @njit(cache=True)
 def _cols(b: np.uint64, table: np.ndarray) -> np.uint64:
-    b = np.uint64(b)
     t = transpose(b)
     return (
         table[t & _ROW_MASK]
@@ -83,10 +80,9 @@ def _cols(b: np.uint64, table: np.ndarray) -> np.uint64:
     )
 
 
-@njit(cache=True)
+@njit("uint64(uint64, int64)", cache=True)
 def move(b: np.uint64, d: int) -> np.uint64:
     """The board after sliding toward ``d`` (no spawn); equal to ``b`` when the move is illegal."""
-    b = np.uint64(b)
     if d == UP:
         return _cols(b, COL_UP)
     if d == DOWN:
@@ -98,7 +94,6 @@ def move(b: np.uint64, d: int) -> np.uint64:
 
 @njit(cache=True)
 def _line_sum(b: np.uint64, table: np.ndarray) -> np.int64:
-    b = np.uint64(b)
     return (
         np.int64(table[b & _ROW_MASK])
         + np.int64(table[(b >> _U16) & _ROW_MASK])
@@ -107,27 +102,24 @@ def _line_sum(b: np.uint64, table: np.ndarray) -> np.int64:
     )
 
 
-@njit(cache=True)
+@njit("int64(uint64, int64)", cache=True)
 def move_score(b: np.uint64, d: int) -> np.int64:
     """Points the move toward ``d`` scores (the same for both directions along an axis)."""
-    b = np.uint64(b)
     if d in (UP, DOWN):
         return _line_sum(transpose(b), ROW_SCORE)
     return _line_sum(b, ROW_SCORE)
 
 
-@njit(cache=True)
+@njit("boolean(uint64, int64)", cache=True)
 def move_overflows(b: np.uint64, d: int) -> bool:
     """Whether the move toward ``d`` merges two 32768 tiles, which 4 bits cannot hold."""
-    b = np.uint64(b)
     lines = transpose(b) if d in (UP, DOWN) else b
     return _line_sum(lines, ROW_OVERFLOW) > 0
 
 
-@njit(cache=True)
+@njit("int64(uint64)", cache=True)
 def legal_mask(b: np.uint64) -> int:
     """Bit ``d`` is set when direction ``d`` is legal."""
-    b = np.uint64(b)
     mask = 0
     for d in range(4):
         if move(b, d) != b:
@@ -135,18 +127,16 @@ def legal_mask(b: np.uint64) -> int:
     return mask
 
 
-@njit(cache=True)
+@njit("uint64(uint64)", cache=True)
 def empty_mask(b: np.uint64) -> np.uint64:
     """One bit (the nibble's lowest) for every empty cell."""
-    b = np.uint64(b)
     x = b | ((b >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = x | (x >> _U1)
     return ~x & _ONES
 
 
-@njit(cache=True)
+@njit("int64(uint64)", cache=True)
 def count_empty(b: np.uint64) -> np.int64:
-    b = np.uint64(b)
     x = empty_mask(b)
     if x == _ONES:
         return np.int64(16)
@@ -155,9 +145,8 @@ def count_empty(b: np.uint64) -> np.int64:
     return np.int64((x * _ONES) >> np.uint64(60))
 
 
-@njit(cache=True)
+@njit("int64(uint64)", cache=True)
 def max_exponent(b: np.uint64) -> np.int64:
-    b = np.uint64(b)
     best = np.int64(0)
     for i in range(16):
         e = np.int64((b >> np.uint64(4 * i)) & _NIBBLE)
@@ -166,29 +155,24 @@ def max_exponent(b: np.uint64) -> np.int64:
     return best
 
 
-@njit(cache=True)
+@njit("boolean(uint64)", cache=True)
 def is_over(b: np.uint64) -> bool:
-    b = np.uint64(b)
     return move(b, UP) == b and move(b, DOWN) == b and move(b, LEFT) == b and move(b, RIGHT) == b
 
 
-@njit(cache=True)
+@njit("uint64(uint64, uint64)", cache=True)
 def draw(seed: np.uint64, index: np.uint64) -> np.uint64:
     """``spawns.draw``: output ``index`` of SplitMix64 seeded with ``seed``."""
-    seed = np.uint64(seed)
-    index = np.uint64(index)
     z = seed + (index + _U1) * _GOLDEN_GAMMA
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit("uint64(uint64, uint64)", cache=True)
 def place(b: np.uint64, h: np.uint64) -> np.uint64:
     """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does.
     The board must have an empty cell."""
-    b = np.uint64(b)
-    h = np.uint64(h)
     empty = empty_mask(b)
     n = np.uint64(count_empty(b))
     k = ((h & _LOW32) * n) >> _U32
@@ -202,32 +186,25 @@ def place(b: np.uint64, h: np.uint64) -> np.uint64:
     return b
 
 
-@njit(cache=True)
+@njit("uint64(uint64, uint64, uint64)", cache=True)
 def spawn(b: np.uint64, seed: np.uint64, index: np.uint64) -> np.uint64:
     """The board with spawn ``index`` of the game ``seed`` placed (the ``Game``'s spawn)."""
-    b = np.uint64(b)
-    seed = np.uint64(seed)
-    index = np.uint64(index)
     return place(b, draw(seed, index))
 
 
-@njit(cache=True)
+@njit("uint64(uint64)", cache=True)
 def new_board(seed: np.uint64) -> np.uint64:
     """The starting position of ``Game.new(seed)``."""
-    seed = np.uint64(seed)
     return spawn(spawn(np.uint64(0), seed, np.uint64(0)), seed, _U1)
 
 
-@njit(cache=True)
+@njit("Tuple((uint64, int64, int64))(uint64, uint64, uint64)", cache=True)
 def random_playout(b: np.uint64, seed: np.uint64, index: np.uint64) -> tuple[np.uint64, np.int64, np.int64]:
     """Play uniformly random directions until the game is over (or a 32768 pair would merge).
 
     Spawns continue the game's sequence from spawn ``index``; the directions come from a
     separate SplitMix64 stream. Returns (final board, points scored, legal moves made).
     """
-    b = np.uint64(b)
-    seed = np.uint64(seed)
-    index = np.uint64(index)
     score = np.int64(0)
     moves = np.int64(0)
     state = seed ^ np.uint64(0xD1B54A32D192ED03)
@@ -248,11 +225,10 @@ def random_playout(b: np.uint64, seed: np.uint64, index: np.uint64) -> tuple[np.
     return b, score, moves
 
 
-@njit(cache=True)
+@njit("UniTuple(int64, 2)(uint64, int64)", cache=True)
 def random_play(seed: np.uint64, attempts: int) -> tuple[np.int64, np.int64]:
     """The engine benchmark's loop: ``attempts`` uniformly random directions, a spawn after each
     legal one, a new game whenever one is over. Returns (legal moves, games finished)."""
-    seed = np.uint64(seed)
     rng = seed ^ np.uint64(0xD1B54A32D192ED03)
     game_seed = seed
     b = new_board(game_seed)
