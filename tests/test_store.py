@@ -1,0 +1,334 @@
+"""The SQLite store: exact reload, revisions, ownership, finished games, migrations, damaged files."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from twenty48 import store as store_module
+from twenty48.game import Game
+from twenty48.rules import Board, Direction
+from twenty48.store import (
+    APPLICATION_ID,
+    ActionRejectedError,
+    GameFinishedError,
+    GameInProgressError,
+    GameNotFoundError,
+    StaleRevisionError,
+    Store,
+    StoreUnreadableError,
+)
+
+NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def store(path: Path):
+    with Store.open(path) as s:
+        yield s
+
+
+def legal(record) -> Direction:
+    return record.board.legal_moves()[0]
+
+
+def test_open_creates_a_wal_database_with_the_current_schema(path: Path) -> None:
+    Store.open(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(store_module.MIGRATIONS)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+
+
+def test_open_creates_missing_directories(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "a" / "b" / "games.sqlite3") as s:
+        assert s.local_player().id == 1
+
+
+def test_default_path_is_in_the_user_data_directory() -> None:
+    path = Store.default_path()
+    assert path.name == "twenty48.sqlite3"
+    assert "twenty48" in path.parent.parts[-1]
+
+
+def test_players_are_created_once_and_tokens_are_not_stored(store: Store, path: Path) -> None:
+    terminal = store.local_player()
+    assert store.local_player("terminal") == terminal
+    alice, bob = store.web_player("alice-token"), store.web_player("bob-token")
+    assert len({terminal.id, alice.id, bob.id}) == 3
+    assert store.web_player("alice-token").id == alice.id
+    assert b"alice-token" not in path.read_bytes() + Path(f"{path}-wal").read_bytes()
+    with pytest.raises(ValueError):
+        store.web_player("")
+
+
+def test_current_game_is_created_once(store: Store) -> None:
+    player = store.local_player()
+    first = store.current_game(player.id)
+    assert (first.revision, first.moves, first.score, first.current) == (0, 0, 0, True)
+    assert len([c for c in first.board.cells if c]) == 2
+    assert store.current_game(player.id) == first
+
+
+def test_a_move_is_committed_and_bumps_the_revision(store: Store, path: Path) -> None:
+    player = store.local_player()
+    record = store.current_game(player.id)
+    outcome = store.move(player.id, record.id, legal(record), revision=record.revision)
+    assert outcome.turn.changed
+    assert outcome.game.revision == record.revision + 1
+    assert outcome.game.board == outcome.turn.board
+    with Store.open(path) as other:
+        assert other.get_game(player.id, record.id) == outcome.game
+
+
+def test_an_illegal_move_writes_nothing(store: Store) -> None:
+    player = store.local_player()
+    record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=3))
+    outcome = store.move(player.id, record.id, "up", revision=record.revision)
+    assert not outcome.turn.changed
+    assert outcome.game == record
+
+
+def test_unknown_direction_is_refused(store: Store) -> None:
+    player = store.local_player()
+    record = store.current_game(player.id)
+    with pytest.raises(ValueError):
+        store.move(player.id, record.id, "sideways")
+    assert store.get_game(player.id, record.id) == record
+
+
+def test_a_stale_revision_is_refused_even_when_the_move_count_repeats(store: Store) -> None:
+    player = store.local_player()
+    start = store.current_game(player.id)
+    seen = store.move(player.id, start.id, legal(start), revision=start.revision).game
+    # Another client undoes and moves again: same move count as `seen`, different position.
+    back = store.undo(player.id, start.id, revision=seen.revision)
+    moves = back.board.legal_moves()
+    again = store.move(player.id, start.id, moves[-1], revision=back.revision).game
+    assert again.moves == seen.moves
+    assert again.revision != seen.revision
+    with pytest.raises(StaleRevisionError) as caught:
+        store.move(player.id, start.id, legal(again), revision=seen.revision)
+    assert caught.value.game == again
+    assert store.get_game(player.id, start.id) == again
+
+
+def test_foreign_and_unknown_games_are_not_found(store: Store) -> None:
+    alice, bob = store.web_player("a"), store.web_player("b")
+    game = store.current_game(alice.id)
+    for call in (
+        lambda: store.get_game(bob.id, game.id),
+        lambda: store.move(bob.id, game.id, "left"),
+        lambda: store.undo(bob.id, game.id),
+        lambda: store.keep_going(bob.id, game.id),
+        lambda: store.replay(bob.id, game.id),
+        lambda: store.load_game(bob.id, 999),
+    ):
+        with pytest.raises(GameNotFoundError):
+            call()
+    assert store.get_game(alice.id, game.id) == game
+
+
+def test_undo_and_keep_going_refusals(store: Store) -> None:
+    player = store.local_player()
+    record = store.current_game(player.id)
+    with pytest.raises(ActionRejectedError, match="no move to undo"):
+        store.undo(player.id, record.id)
+    with pytest.raises(ActionRejectedError, match="not been won"):
+        store.keep_going(player.id, record.id)
+    assert store.get_game(player.id, record.id) == record
+
+
+def test_win_then_keep_going(store: Store, path: Path) -> None:
+    player = store.local_player()
+    record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5))
+    won = store.move(player.id, record.id, "left", revision=record.revision)
+    assert won.turn.won_now and won.game.won and not won.game.keep_playing
+    going = store.keep_going(player.id, record.id, revision=won.game.revision)
+    assert going.keep_playing and going.revision == won.game.revision + 1
+    # Asking again is harmless and writes nothing.
+    assert store.keep_going(player.id, record.id, revision=going.revision) == going
+    with Store.open(path) as other:
+        assert (
+            other.load_game(player.id, record.id).to_dict() == store.load_game(player.id, record.id).to_dict()
+        )
+
+
+def test_finished_games_refuse_actions_and_give_replays(store: Store) -> None:
+    player = store.local_player()
+    over = store.add_game(player.id, Game.from_board(OVER, seed=1))
+    assert over.over and over.finished
+    with pytest.raises(GameFinishedError, match="is over"):
+        store.move(player.id, over.id, "left", revision=over.revision)
+    first = store.new_game(player.id, seed=42)
+    played = store.move(player.id, first.id, legal(first)).game
+    with pytest.raises(GameInProgressError):
+        store.replay(player.id, first.id)
+    second = store.new_game(player.id)
+    assert store.current_game(player.id) == second
+    with pytest.raises(GameFinishedError, match="replaced"):
+        store.move(player.id, first.id, legal(played))
+    replay = store.replay(player.id, first.id)
+    assert replay.seed == 42 and len(replay.actions) == 1
+    assert Game.replay(replay.seed, replay.actions).board == played.board
+
+
+def test_best_score_keeps_the_highest_score_reached(store: Store) -> None:
+    player = store.local_player()
+    record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5))
+    scored = store.move(player.id, record.id, "left").game
+    assert scored.best_score == scored.score == 2048
+    store.undo(player.id, record.id)
+    fresh = store.new_game(player.id)
+    assert fresh.best_score == store.best_score(player.id) == 2048
+    assert store.best_score(store.web_player("other").id) == 0
+
+
+def test_games_lists_newest_first_and_pages(store: Store) -> None:
+    player = store.local_player()
+    ids = [store.new_game(player.id).id for _ in range(5)]
+    listed = store.games(player.id, limit=3)
+    assert [g.id for g in listed] == ids[::-1][:3]
+    assert [g.current for g in listed] == [True, False, False]
+    assert [g.id for g in store.games(player.id, limit=3, before=listed[-1].id)] == ids[1::-1]
+    assert store.games(store.web_player("nobody").id) == []
+    with pytest.raises(ValueError):
+        store.games(player.id, limit=0)
+
+
+actions = st.lists(st.sampled_from(["up", "down", "left", "right", "undo"]), max_size=60)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**64 - 1), script=actions)
+def test_a_stored_game_reloads_exactly(tmp_path: Path, seed: int, script: list[str]) -> None:
+    path = tmp_path / f"{seed}-{len(script)}.sqlite3"
+    reference = Game.new(seed)
+    with Store.open(path) as s:
+        player = s.local_player()
+        record = s.new_game(player.id, seed=seed)
+        for action in script:
+            if reference.over:
+                break
+            if action == "undo":
+                if reference.undo():
+                    s.undo(player.id, record.id)
+            else:
+                turn = s.move(player.id, record.id, action).turn
+                assert turn == reference.move(action)
+    with Store.open(path) as s:
+        assert s.load_game(player.id, record.id).to_dict() == reference.to_dict()
+
+
+def test_two_stores_on_one_file_see_each_others_actions(store: Store, path: Path) -> None:
+    player = store.local_player()
+    record = store.current_game(player.id)
+    with Store.open(path) as other:
+        assert other.get_game(player.id, record.id) == record  # fills its cache
+        moved = store.move(player.id, record.id, legal(record), revision=record.revision).game
+        with pytest.raises(StaleRevisionError):
+            other.move(player.id, record.id, legal(moved), revision=record.revision)
+        after = other.move(player.id, record.id, legal(moved), revision=moved.revision).game
+        assert after.moves == 2
+    assert store.load_game(player.id, record.id).moves == 2
+
+
+def test_threads_sharing_a_store_never_lose_or_double_a_move(store: Store) -> None:
+    player = store.local_player()
+    game_id = store.current_game(player.id).id
+    accepted: list[int] = []
+
+    def client() -> None:
+        for _ in range(40):
+            record = store.get_game(player.id, game_id)
+            if record.over:
+                return
+            try:
+                result = store.move(player.id, game_id, legal(record), revision=record.revision)
+            except (StaleRevisionError, GameFinishedError):
+                continue
+            accepted.append(result.game.revision)
+
+    threads = [threading.Thread(target=client) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    final = store.get_game(player.id, game_id)
+    assert sorted(accepted) == list(range(1, final.revision + 1))
+    assert final.moves == final.revision
+
+
+def test_migrations_run_in_order_on_an_older_database(path: Path, monkeypatch) -> None:
+    with Store.open(path) as s:
+        player = s.local_player()
+        record = s.current_game(player.id)
+        moved = s.move(player.id, record.id, legal(record)).game
+
+    def add_variant(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'")
+
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, add_variant])
+    with Store.open(path) as s:
+        assert s.get_game(player.id, record.id) == moved
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("SELECT variant FROM games").fetchall() == [("classic",)]
+
+
+def test_a_failing_migration_changes_nothing(path: Path, monkeypatch) -> None:
+    Store.open(path).close()
+
+    def broken(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE games ADD COLUMN variant TEXT")
+        db.execute("THIS IS NOT SQL")
+
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, broken])
+    with pytest.raises(StoreUnreadableError):
+        Store.open(path)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "variant" not in [c[1] for c in db.execute("PRAGMA table_info(games)")]
+
+
+def test_a_newer_database_is_refused(path: Path) -> None:
+    Store.open(path).close()
+    sqlite3.connect(path).execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreUnreadableError, match="newer"):
+        Store.open(path)
+
+
+def test_a_file_that_is_not_a_database_is_refused(path: Path) -> None:
+    path.write_bytes(b"this is not SQLite at all" * 100)
+    with pytest.raises(StoreUnreadableError):
+        Store.open(path)
+
+
+def test_a_foreign_sqlite_database_is_refused(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE notes (text TEXT)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreUnreadableError, match="not a twenty48"):
+        Store.open(path)
+
+
+def test_a_damaged_game_row_is_reported(store: Store, path: Path) -> None:
+    player = store.local_player()
+    record = store.current_game(player.id)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET state = '{\"version\": 1}', revision = 7")
+    db.commit()
+    with pytest.raises(StoreUnreadableError, match="damaged"):
+        store.get_game(player.id, record.id)
