@@ -1,0 +1,42 @@
+"""Playing a board with ``twenty48.rules`` when the bitboard cannot: tiles of 65536 and 131072, and
+moves that merge two 32768 tiles. Slow and rare; exact for every tile."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from twenty48 import fast, spawns
+from twenty48.rules import Board, Direction
+
+
+def play(board: Board, action: int, seed: int, index: int) -> tuple[Board, int, bool]:
+    """Move, and after a legal move place spawn ``index`` of game ``seed``, exactly as ``Game.move``:
+    (new board, points, whether the move was legal)."""
+    result = board.move(Direction.from_index(action))
+    if not result.changed:
+        return board, 0, False
+    cell, value = spawns.spawn_choice(seed, index, result.board.empty_cells())
+    return result.board.with_tile(cell, value), result.score, True
+
+
+def exponents(board: Board) -> np.ndarray:
+    """The (4, 4) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
+    return np.array([v.bit_length() - 1 if v else 0 for v in board.cells], dtype=np.uint8).reshape(4, 4)
+
+
+def onehot(grid: np.ndarray) -> np.ndarray:
+    """(4, 4) exponents -> (18, 4, 4) planes, plane k marking the cells holding 2**k."""
+    return (grid[None, :, :] == np.arange(18, dtype=np.uint8)[:, None, None]).astype(np.uint8)
+
+
+def legal_mask(board: Board) -> int:
+    """Bit ``d`` set when direction index ``d`` is legal."""
+    mask = 0
+    for direction in board.legal_moves():
+        mask |= 1 << direction.index
+    return mask
+
+
+def pack(board: Board) -> np.uint64 | None:
+    """The bitboard of ``board``, or None when it holds a tile above 32768."""
+    return fast.to_bitboard(board) if fast.representable(board) else None
