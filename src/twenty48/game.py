@@ -5,6 +5,7 @@ undo history of at most 20 positions and the log of the legal moves that led
 to the current position. Spawns come from ``twenty48.spawns``, indexed by the
 position in the line of play, so ``Game.replay(seed, actions)`` rebuilds a
 game exactly and undo followed by the same move brings back the same tile.
+The rule policy (classic or "Merge 2048") is a ``twenty48.variants.Variant``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,43 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from twenty48 import spawns
-from twenty48.rules import WINNING_TILE, Board, Direction
+from twenty48.rules import CELLS, WINNING_TILE, Board, Direction
+from twenty48.variants import CLASSIC, Variant, get_variant
 
 UNDO_LIMIT = 20
-FORMAT_VERSION = 1
+#: Version 2 added the variant; version 1 files load as classic games.
+FORMAT_VERSION = 2
+
+
+class TileMove(NamedTuple):
+    """A single-tile move of the "Merge 2048" variant, logged as ``"left@5"``."""
+
+    direction: Direction
+    cell: int
+
+    def __str__(self) -> str:
+        return f"{self.direction.value}@{self.cell}"
+
+
+Action = Direction | TileMove
+
+
+def parse_action(action: Action | str) -> Action:
+    """``Direction``, ``TileMove``, ``"left"`` or ``"left@5"`` (cell 0-15) -> an action."""
+    if isinstance(action, (Direction, TileMove)):
+        return action
+    if not isinstance(action, str):
+        raise ValueError(f"an action is a direction such as 'left' or 'left@5', got {action!r}")
+    name, at, cell_text = action.partition("@")
+    direction = Direction(name)
+    if not at:
+        return direction
+    if not cell_text.isdigit() or not 0 <= int(cell_text) < CELLS:
+        raise ValueError(f"{action!r}: the cell after '@' must be 0-{CELLS - 1}")
+    return TileMove(direction, int(cell_text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +67,8 @@ class Turn:
     """What one call to ``Game.move`` did. An illegal move has ``changed`` False and changed nothing."""
 
     direction: Direction
+    #: The tile a single-tile move started from; None for a whole-board move.
+    cell: int | None
     changed: bool
     #: Points gained by this move's merges.
     score: int
@@ -56,7 +89,17 @@ class Turn:
 class Game:
     """A game of 2048. Create one with ``new``, ``from_board``, ``from_dict`` or ``replay``."""
 
-    __slots__ = ("_actions", "_board", "_keep_playing", "_over", "_score", "_seed", "_undo", "_won")
+    __slots__ = (
+        "_actions",
+        "_board",
+        "_keep_playing",
+        "_over",
+        "_score",
+        "_seed",
+        "_undo",
+        "_variant",
+        "_won",
+    )
 
     def __init__(
         self,
@@ -66,10 +109,12 @@ class Game:
         score: int = 0,
         won: bool = False,
         keep_playing: bool = False,
-        actions: Iterable[Direction] = (),
+        actions: Iterable[Action | str] = (),
         undo: Iterable[Snapshot] = (),
+        variant: Variant | str = CLASSIC,
     ) -> None:
         self._seed = spawns.check_seed(seed)
+        self._variant = get_variant(variant)
         if not isinstance(board, Board):
             raise ValueError(f"board must be a Board, got {type(board).__name__}")
         self._board = board
@@ -78,7 +123,9 @@ class Game:
         self._keep_playing = keep_playing
         if keep_playing and not won:
             raise ValueError("keep_playing is only possible after a win")
-        self._actions = [Direction(a) for a in actions]
+        self._actions = [parse_action(a) for a in actions]
+        if not self._variant.tile_moves and any(isinstance(a, TileMove) for a in self._actions):
+            raise ValueError(f"single-tile moves are not part of the {self._variant.name} variant")
         self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
         if len(self._undo) > len(self._actions):
             raise ValueError("the undo history is longer than the list of moves")
@@ -87,27 +134,30 @@ class Game:
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: int | None = None) -> Game:
+    def new(cls, seed: int | None = None, variant: Variant | str = CLASSIC) -> Game:
         """A new game: two starting tiles on distinct cells, drawn from ``seed`` (random if None)."""
         seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
+        rules = get_variant(variant)
         board = Board.empty()
         for index in range(spawns.STARTING_TILES):
-            cell, value = spawns.spawn_choice(seed, index, board.empty_cells())
-            board = board.with_tile(cell, value)
-        return cls(seed=seed, board=board)
+            board = board.with_tile(*rules.spawn(seed, index, board))
+        return cls(seed=seed, board=board, variant=rules)
 
     @classmethod
-    def from_board(cls, board: Board, seed: int | None = None, score: int = 0) -> Game:
+    def from_board(
+        cls, board: Board, seed: int | None = None, score: int = 0, variant: Variant | str = CLASSIC
+    ) -> Game:
         """A game continuing from a prepared position; its spawns still come from ``seed``."""
         seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
-        return cls(seed=seed, board=board, score=score)
+        return cls(seed=seed, board=board, score=score, variant=variant)
 
     @classmethod
-    def replay(cls, seed: int, actions: Iterable[Direction | str]) -> Game:
-        """Replay a game from its seed and moves; illegal moves are no-ops, as in play."""
-        game = cls.new(seed)
+    def replay(cls, seed: int, actions: Iterable[Action | str], variant: Variant | str = CLASSIC) -> Game:
+        """Replay a game from its seed and moves (``"left"``, or ``"left@5"`` for a single-tile
+        move); illegal moves are no-ops, as in play."""
+        game = cls.new(seed, variant)
         for action in actions:
-            game.move(Direction(action))
+            game.play(parse_action(action))
         return game
 
     # ---- state --------------------------------------------------------------------------
@@ -115,6 +165,10 @@ class Game:
     @property
     def seed(self) -> int:
         return self._seed
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
 
     @property
     def board(self) -> Board:
@@ -130,8 +184,9 @@ class Game:
         return len(self._actions)
 
     @property
-    def actions(self) -> tuple[Direction, ...]:
-        """The legal moves that lead from the start to the current position."""
+    def actions(self) -> tuple[Action, ...]:
+        """The legal moves that lead from the start to the current position (``TileMove`` for a
+        single-tile move)."""
         return tuple(self._actions)
 
     @property
@@ -155,13 +210,30 @@ class Game:
 
     # ---- actions ------------------------------------------------------------------------
 
-    def move(self, direction: Direction | str) -> Turn:
-        """Play a direction. An illegal move (including any move once the game is over) changes nothing."""
+    def move(self, direction: Direction | str, cell: int | None = None) -> Turn:
+        """Play a direction; with ``cell`` (Merge 2048 only) move just the tile on that cell.
+        An illegal move (including any move once the game is over) changes nothing."""
         direction = Direction(direction)
-        result = self._board.move(direction)
+        if cell is None:
+            return self.play(direction)
+        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
+            raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
+        return self.play(TileMove(direction, cell))
+
+    def play(self, action: Action) -> Turn:
+        """Play a logged action: a ``Direction`` or a ``TileMove``."""
+        if isinstance(action, TileMove):
+            if not self._variant.tile_moves:
+                raise ValueError(f"single-tile moves are not part of the {self._variant.name} variant")
+            direction, cell = action
+            result = self._board.move_tile(cell, direction)
+        else:
+            direction, cell = Direction(action), None
+            result = self._board.move(direction)
         if not result.changed:
             return Turn(
                 direction=direction,
+                cell=cell,
                 changed=False,
                 score=0,
                 slides=result.slides,
@@ -172,12 +244,10 @@ class Game:
                 board=self._board,
             )
         self._undo.append(Snapshot(self._board, self._score, self._won, self._keep_playing))
-        cell, value = spawns.spawn_choice(
-            self._seed, spawns.STARTING_TILES + len(self._actions), result.board.empty_cells()
-        )
-        self._board = result.board.with_tile(cell, value)
+        spawn = self._variant.spawn(self._seed, spawns.STARTING_TILES + len(self._actions), result.board)
+        self._board = result.board.with_tile(*spawn)
         self._score += result.score
-        self._actions.append(direction)
+        self._actions.append(action)
         won_now = not self._won and any(result.board.cells[m] == WINNING_TILE for m in result.merges)
         if won_now:
             self._won = True
@@ -187,11 +257,12 @@ class Game:
         self._over = self._board.is_over()
         return Turn(
             direction=direction,
+            cell=cell,
             changed=True,
             score=result.score,
             slides=result.slides,
             merges=result.merges,
-            spawn=(cell, value),
+            spawn=spawn,
             won_now=won_now,
             over=self._over,
             board=self._board,
@@ -223,6 +294,7 @@ class Game:
         """Everything needed to continue exactly, as plain JSON types."""
         return {
             "version": FORMAT_VERSION,
+            "variant": self._variant.name,
             "seed": self._seed,
             "board": [list(row) for row in self._board.rows],
             "score": self._score,
@@ -230,7 +302,7 @@ class Game:
             "won": self._won,
             "keep_playing": self._keep_playing,
             "over": self._over,
-            "actions": [a.value for a in self._actions],
+            "actions": [str(a) for a in self._actions],
             "undo": [
                 {
                     "board": [list(row) for row in s.board.rows],
@@ -248,7 +320,10 @@ class Game:
         if not isinstance(data, Mapping):
             raise ValueError(f"a saved game is a JSON object, got {type(data).__name__}")
         version = data.get("version")
-        if version != FORMAT_VERSION:
+        if version == 1:
+            # Version 1 predates variants: every such game is classic.
+            data = {**data, "version": FORMAT_VERSION, "variant": CLASSIC.name}
+        elif version != FORMAT_VERSION:
             raise ValueError(f"unsupported saved-game version {version!r} (expected {FORMAT_VERSION})")
         unknown = set(data) - _FIELDS
         if unknown:
@@ -269,9 +344,9 @@ class Game:
             if not isinstance(action, str):
                 raise ValueError(f"actions[{i}] must be a direction string, got {action!r}")
             try:
-                actions.append(Direction(action))
+                actions.append(parse_action(action))
             except ValueError:
-                raise ValueError(f"actions[{i}]: unknown direction {action!r}") from None
+                raise ValueError(f"actions[{i}]: unknown action {action!r}") from None
         undo = _undo_field(data["undo"], score)
         if "moves" in data and data["moves"] != len(actions):
             raise ValueError(f"moves is {data['moves']!r} but {len(actions)} actions are listed")
@@ -284,6 +359,7 @@ class Game:
                 keep_playing=keep_playing,
                 actions=actions,
                 undo=undo,
+                variant=data["variant"],
             )
         except ValueError as exc:
             raise ValueError(f"inconsistent saved game: {exc}") from None
@@ -298,7 +374,7 @@ class Game:
         )
 
 
-_REQUIRED = {"version", "seed", "board", "score", "won", "keep_playing", "actions", "undo"}
+_REQUIRED = {"version", "variant", "seed", "board", "score", "won", "keep_playing", "actions", "undo"}
 _FIELDS = _REQUIRED | {"moves", "over"}
 
 

@@ -277,6 +277,43 @@ class Board:
             merges=tuple(merges),
         )
 
+    def move_tile(self, cell: int, direction: Direction) -> MoveResult:
+        """Slide only the tile on ``cell`` toward ``direction`` (the "Merge 2048" swipe, SPEC §3).
+
+        The tile slides until the edge or another tile; if that tile has the same value the two
+        fuse into it (on the other tile's cell) as in a whole-board move. Every other tile stays.
+        An empty cell or a tile that cannot move gives an unchanged board (an illegal move).
+        """
+        direction = Direction(direction)
+        if not 0 <= cell < CELLS:
+            raise ValueError(f"cell must be 0-{CELLS - 1}, got {cell}")
+        old = self.cells
+        value = old[cell]
+        stay = tuple((i, i) for i, v in enumerate(old) if v)
+        if not value:
+            return MoveResult(self, 0, False, stay, ())
+        line = next(line for line in LINES[direction] if cell in line)
+        ahead = line.index(cell) - 1
+        while ahead >= 0 and not old[line[ahead]]:
+            ahead -= 1
+        new = list(old)
+        new[cell] = 0
+        merges: tuple[int, ...] = ()
+        score = 0
+        if ahead >= 0 and old[line[ahead]] == value:
+            if value == MAX_TILE:
+                raise ValueError(f"two {MAX_TILE} tiles cannot merge: no board in play holds both")
+            dst = line[ahead]
+            new[dst] = score = value * 2
+            merges = (dst,)
+        else:
+            dst = line[ahead + 1]
+            new[dst] = value
+        if dst == cell:
+            return MoveResult(self, 0, False, stay, ())
+        slides = tuple((i, dst if i == cell else i) for i, _ in stay)
+        return MoveResult(Board._trusted(tuple(new)), score, True, slides, merges)
+
     def can_move(self, direction: Direction) -> bool:
         """Whether ``direction`` is legal: some tile can slide into a gap or meet an equal tile."""
         c = self.cells

@@ -42,14 +42,18 @@ def draw(seed: int, index: int) -> int:
     return mix64((seed + (index + 1) * GOLDEN_GAMMA) & MASK64)
 
 
-def spawn_choice(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
-    """(cell, value) of spawn ``index``, placed on one of the ``empty`` cells (ascending)."""
+def split_draw(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
+    """(cell, hi): the empty cell spawn ``index`` lands on, and the 32 bits left to pick its value."""
     if not empty:
         raise ValueError("no empty cell to spawn on")
     h = draw(seed, index)
-    cell = empty[((h & 0xFFFFFFFF) * len(empty)) >> 32]
-    value = 4 if ((h >> 32) * 10) >> 32 == 0 else 2
-    return cell, value
+    return empty[((h & 0xFFFFFFFF) * len(empty)) >> 32], h >> 32
+
+
+def spawn_choice(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
+    """(cell, value) of spawn ``index``, placed on one of the ``empty`` cells (ascending)."""
+    cell, hi = split_draw(seed, index, empty)
+    return cell, 4 if (hi * 10) >> 32 == 0 else 2
 
 
 def check_seed(seed: object) -> int:

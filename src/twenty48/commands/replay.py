@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from twenty48.game import Game
-from twenty48.rules import Direction
+from twenty48.game import Action, Game, parse_action
+from twenty48.variants import VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
 
 
-def parse_actions(text: str) -> list[Direction]:
+def parse_actions(text: str) -> list[Action]:
     tokens = [t.strip() for t in text.replace(" ", ",").split(",") if t.strip()]
     actions = []
     for token in tokens:
         try:
-            actions.append(Direction(token.lower()))
+            actions.append(parse_action(token.lower()))
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"unknown direction {token!r} (use up, down, left, right)"
+                f"unknown move {token!r} (use up, down, left, right; left@5 moves the tile on cell 5"
+                " in the merge variant)"
             ) from None
     return actions
 
@@ -42,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="comma-separated directions, e.g. up,left,left,down",
     )
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default="classic", help="the game's rules (default classic)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -52,12 +57,17 @@ def state_label(game: Game) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = Game.replay(args.seed, args.actions)
+    try:
+        game = Game.replay(args.seed, args.actions, args.variant)
+    except ValueError as exc:
+        print(f"2048 replay: error: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(
             json.dumps(
                 {
                     "seed": game.seed,
+                    "variant": game.variant.name,
                     "board": [list(r) for r in game.board.rows],
                     "score": game.score,
                     "moves": game.moves,
