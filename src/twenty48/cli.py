@@ -14,6 +14,8 @@ from twenty48 import __version__
 #: and ``run(args) -> int``.
 COMMANDS: dict[str, str] = {
     "replay": "replay",
+    "serve": "serve",
+    "play": "play",
 }
 
 
@@ -36,8 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        # Bare `2048` plays in the browser.
+        args = parser.parse_args(["serve"])
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

@@ -37,8 +37,10 @@ Guarantees:
   so ``load_game`` restores the very same state, undo history included.
 - **Finished games.** A game is finished when it is over or when the player has started a newer one;
   actions on a finished game raise ``GameFinishedError``; only a finished game has replay data.
-- **Errors.** A file that is not a twenty48 database, is corrupt, or comes from a newer version raises
-  ``StoreUnreadableError``; every store exception derives from ``StoreError``.
+- **Errors.** Refused actions raise a ``GameConflictError`` (``StaleRevisionError``,
+  ``GameFinishedError``, ``ActionRejectedError``, ``GameInProgressError``) whose ``game`` is the
+  unchanged current record. A file that is not a twenty48 database, is corrupt, or comes from a
+  newer version raises ``StoreUnreadableError``; every store exception derives from ``StoreError``.
 
 Schema changes are appended to ``MIGRATIONS``; ``PRAGMA user_version`` records how many ran, and
 opening a database runs the missing ones in one transaction.
@@ -85,26 +87,28 @@ class GameNotFoundError(StoreError, LookupError):
     """No such game for this player (it does not exist or belongs to someone else)."""
 
 
-class _GameStateError(StoreError):
+class GameConflictError(StoreError):
+    """The action does not fit the game's present state; ``game`` is that state, unchanged."""
+
     def __init__(self, message: str, game: GameRecord) -> None:
         super().__init__(message)
         #: The game as it is now, unchanged by the refused action.
         self.game = game
 
 
-class StaleRevisionError(_GameStateError):
+class StaleRevisionError(GameConflictError):
     """The caller's revision is not the game's current one: someone else acted first."""
 
 
-class GameFinishedError(_GameStateError):
+class GameFinishedError(GameConflictError):
     """The game is over or was replaced by a newer game: no more actions."""
 
 
-class ActionRejectedError(_GameStateError):
+class ActionRejectedError(GameConflictError):
     """The action is not possible in this position (nothing to undo, keep going without a win)."""
 
 
-class GameInProgressError(_GameStateError):
+class GameInProgressError(GameConflictError):
     """Replay data exists only for finished games."""
 
 
@@ -488,7 +492,7 @@ class Store:
             try:
                 yield self._db
                 self._db.execute("COMMIT")
-            except (GameNotFoundError, _GameStateError):
+            except (GameNotFoundError, GameConflictError):
                 # Refused before anything was changed.
                 self._db.execute("ROLLBACK")
                 raise

@@ -1,0 +1,121 @@
+"""``2048 serve`` (and bare ``2048``): the browser game on a local server."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import ipaddress
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+HELP = "Play in the browser: start the game server (the default command)."
+
+
+def parse_port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a number, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, got {port}")
+    return port
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=parse_port, default=2048, help="port to listen on; 0 picks a free one (default 2048)"
+    )
+    parser.add_argument(
+        "--db", type=Path, default=None, help="SQLite database file (default: in your user data directory)"
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a busy port is reported before anything starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if os.name != "nt":
+            # Lets a restarted server reuse the port at once (not a second listener: that needs SO_REUSEPORT).
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def allowed_hosts(host: str) -> frozenset[str] | None:
+    """A loopback server answers only to loopback names (a defence against DNS rebinding)."""
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    return frozenset({"127.0.0.1", "localhost", "[::1]"}) if loopback else None
+
+
+def url_for(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def has_display() -> bool:
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from twenty48.store import Store, StoreError
+    from twenty48.web import create_app
+
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            print(f"2048: port {args.port} on {args.host} is already in use (try --port)", file=sys.stderr)
+        else:
+            print(f"2048: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        store = Store.open(args.db)
+    except StoreError as exc:
+        sock.close()
+        print(f"2048: {exc}", file=sys.stderr)
+        return 1
+
+    port = sock.getsockname()[1]
+    url = url_for(args.host, port)
+    app = create_app(store, allowed_hosts=allowed_hosts(args.host), warm_solver=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    server = uvicorn.Server(config)
+    print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
+    if not args.no_browser and has_display():
+        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        store.close()
+        sock.close()
+    return 0
+
+
+def _open_when_started(server: object, url: str) -> None:
+    for _ in range(200):
+        if getattr(server, "started", False):
+            webbrowser.open(url)
+            return
+        time.sleep(0.05)

@@ -1,0 +1,82 @@
+"""The FastAPI application: the API, the page, and the API documentation, all served locally."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import fastapi_offline
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from twenty48 import __version__
+from twenty48.store import Store
+from twenty48.web import errors, routes
+from twenty48.web.guard import Guard
+
+HERE = Path(__file__).parent
+#: The page: index.html and the files it loads.
+STATIC = HERE / "static"
+#: Swagger UI's page and start-up script (no inline script: the CSP forbids it).
+DOCS = HERE / "docs"
+#: Swagger UI's bundle, shipped by the fastapi-offline package so that /docs needs no CDN.
+SWAGGER_ASSETS = Path(fastapi_offline.__file__).parent / "static"
+
+DESCRIPTION = """The browser game's API. The server is authoritative: the page sends directions and
+animates what the answers say. Players are anonymous: a cookie set on the first request identifies
+one, and every game id of another player answers 404. Errors answer
+`{"error": code, "detail": message}`; a 409 also carries the current `state`."""
+
+
+def create_app(
+    store: Store, *, allowed_hosts: frozenset[str] | None = None, warm_solver: bool = False
+) -> FastAPI:
+    """The app over ``store`` (which the caller opens and closes). ``allowed_hosts`` limits the Host
+    names answered (None: any); ``warm_solver`` loads the solver in the background at start-up."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm_solver:
+            threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
+        yield
+        web.executor.shutdown(wait=True)
+
+    app = FastAPI(
+        title="twenty48",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        lifespan=lifespan,
+    )
+    web = routes.WebContext(store=store)
+    app.state.web = web
+    errors.install(app)
+    app.include_router(routes.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(DOCS / "docs.html")
+
+    @app.get("/docs/start.js", include_in_schema=False)
+    async def docs_script() -> FileResponse:
+        return FileResponse(DOCS / "start.js")
+
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
+    return app
+
+
+def _warm_solver() -> None:
+    from twenty48.ai import warm_up
+
+    warm_up()

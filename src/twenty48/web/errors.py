@@ -1,0 +1,77 @@
+"""Every failure answers JSON ``{"error": code, "detail": message}`` (plus ``state`` for conflicts)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from twenty48.store import (
+    ActionRejectedError,
+    GameConflictError,
+    GameFinishedError,
+    GameInProgressError,
+    GameNotFoundError,
+    StaleRevisionError,
+    StoreError,
+)
+from twenty48.web.models import ErrorAnswer, GameState
+
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}
+
+_CONFLICTS: dict[type[GameConflictError], str] = {
+    StaleRevisionError: "stale_revision",
+    GameFinishedError: "game_finished",
+    ActionRejectedError: "rejected",
+    GameInProgressError: "game_in_progress",
+}
+
+
+def error_response(status: int, code: str, detail: str, state: GameState | None = None) -> JSONResponse:
+    answer = ErrorAnswer(error=code, detail=detail, state=state)
+    return JSONResponse(answer.model_dump(mode="json", exclude_none=True), status_code=status)
+
+
+def _location(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc) or "request"
+
+
+async def _invalid(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    problems = list(exc.errors())
+    if any(p.get("type") == "json_invalid" for p in problems):
+        return error_response(400, "malformed_json", "the request body is not valid JSON")
+    detail = "; ".join(f"{_location(tuple(p.get('loc', ())))}: {p.get('msg', 'invalid')}" for p in problems)
+    return error_response(422, "invalid_request", detail or "invalid request")
+
+
+async def _http(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    response = error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, "error"), str(exc.detail))
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _store(_: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, GameNotFoundError):
+        return error_response(404, "not_found", str(exc))
+    if isinstance(exc, GameConflictError):
+        code = next(code for kind, code in _CONFLICTS.items() if isinstance(exc, kind))
+        return error_response(409, code, str(exc), GameState.of(exc.game))
+    # The database itself failed (locked by another program, disk full, damaged file).
+    return error_response(503, "store_unavailable", str(exc))
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(StoreError, _store)

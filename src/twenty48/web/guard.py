@@ -1,0 +1,161 @@
+"""The ASGI layer every request passes first: host check, body cap, player cookie, security headers.
+
+Written as plain ASGI rather than Starlette's BaseHTTPMiddleware because it runs on every request
+and the plain form costs a few microseconds instead of a task and a stream per request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+COOKIE_NAME = "twenty48_player"
+#: 32 random bytes: 256 bits, URL-safe base64 without padding.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+#: Ten years: the player is anonymous, the cookie is the only way back to their games.
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+#: Every request body of the API is a few dozen bytes.
+MAX_BODY = 4096
+
+# Only this site's own files: no inline script or style, no other origin, no framing.
+# data: images are inline pictures (Swagger UI's icons); they fetch nothing.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+)
+
+
+def player_token(scope: Scope) -> str:
+    """The token of the player making this request (set by ``Guard``)."""
+    token: str = scope["state"]["player_token"]
+    return token
+
+
+class Guard:
+    """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends a loopback server
+    against DNS rebinding: a page from another site cannot reach it under a name of its own."""
+
+    def __init__(self, app: ASGIApp, *, allowed_hosts: frozenset[str] | None = None) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        if self.allowed_hosts is not None:
+            host = _hostname(headers.get(b"host", b"").decode("latin-1"))
+            if host not in self.allowed_hosts:
+                await _error(send, 421, "host_not_allowed", f"this server does not answer for {host!r}")
+                return
+
+        token = _cookie(headers.get(b"cookie", b""))
+        new_cookie = token is None
+        if token is None:
+            token = secrets.token_urlsafe(32)
+        scope.setdefault("state", {})["player_token"] = token
+
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+            return
+        if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            body = await _read_body(receive)
+            if body is None:
+                await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+                return
+            receive = _replay(body, receive)
+
+        cookie_header = (
+            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict".encode()
+        )
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [*SECURITY_HEADERS]
+                if new_cookie:
+                    extra.append((b"set-cookie", cookie_header))
+                message["headers"] = [*message.get("headers", ()), *extra]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _hostname(host: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+def _cookie(header: bytes) -> str | None:
+    for part in header.decode("latin-1").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == COOKIE_NAME and _TOKEN.fullmatch(value):
+            return value
+    return None
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front)."""
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    delivered = False
+
+    async def replayed() -> Message:
+        nonlocal delivered
+        if not delivered:
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+async def _error(send: Send, status: int, code: str, detail: str) -> None:
+    body = json.dumps({"error": code, "detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,195 @@
+"""Request and response bodies of the HTTP API, and their conversion from store records."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from twenty48.rules import Direction
+from twenty48.store import GameRecord, GameSummary, MoveOutcome, Replay
+
+#: SQLite integers are signed 64-bit; larger ids or revisions cannot exist.
+ID_LIMIT = 2**63 - 1
+#: Seeds a browser can hold exactly (JavaScript numbers are doubles).
+SEED_LIMIT = 2**53 - 1
+
+
+class _Request(BaseModel):
+    # Strict: "3" is not a revision and true is not a number; unknown fields are mistakes.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class MoveRequest(_Request):
+    # Enums are matched by value even in strict mode (JSON has no enum type).
+    direction: Direction = Field(strict=False, description="up, down, left or right")
+    revision: int = Field(
+        ge=0,
+        le=ID_LIMIT,
+        description="The game revision the client last saw. A different current revision means the "
+        "game changed meanwhile (another tab, an earlier key press still in flight): the move is "
+        "refused with 409 and the current state.",
+    )
+
+
+class ActionRequest(_Request):
+    revision: int = Field(ge=0, le=ID_LIMIT, description="The game revision the client last saw.")
+
+
+class NewGameRequest(_Request):
+    seed: int | None = Field(
+        default=None, ge=0, le=SEED_LIMIT, description="Replay a known game; random when absent."
+    )
+
+
+class GameState(BaseModel):
+    """Everything the page needs to draw a game."""
+
+    id: int
+    revision: int = Field(description="Bumped by every accepted action (move, undo, keep going).")
+    seed: int
+    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    score: int
+    best: int = Field(description="The player's best score.")
+    moves: int = Field(description="Legal moves in the current line of play (undo takes one back).")
+    max_tile: int
+    won: bool = Field(description="A merge created 2048 in this game.")
+    keep_playing: bool = Field(description="The player chose to keep going after the win.")
+    over: bool = Field(description="No legal move remains.")
+    can_undo: bool
+    current: bool = Field(description="The player's current game (not replaced by a newer one).")
+    finished: bool = Field(description="Over or replaced: no more actions are accepted.")
+
+    @classmethod
+    def of(cls, record: GameRecord) -> GameState:
+        return cls(
+            id=record.id,
+            revision=record.revision,
+            seed=record.seed,
+            board=[list(row) for row in record.board.rows],
+            score=record.score,
+            best=record.best_score,
+            moves=record.moves,
+            max_tile=record.max_tile,
+            won=record.won,
+            keep_playing=record.keep_playing,
+            over=record.over,
+            can_undo=record.can_undo,
+            current=record.current,
+            finished=record.finished,
+        )
+
+
+class Spawn(BaseModel):
+    cell: int = Field(description="0-15, row-major (4 * row + column).")
+    value: int
+
+
+class MoveAnswer(BaseModel):
+    """What one move did, for animation, and the state after it."""
+
+    direction: Direction
+    changed: bool = Field(description="False for an illegal move: nothing changed, nothing was stored.")
+    points: int = Field(description="Points gained by this move's merges.")
+    slides: list[tuple[int, int]] = Field(
+        description="[from cell, to cell] for every tile of the board before the move."
+    )
+    merges: list[int] = Field(description="Cells where a merge created a tile.")
+    spawn: Spawn | None = Field(description="The tile that appeared after the move.")
+    won_now: bool = Field(description="This move created the game's first 2048.")
+    over: bool
+    state: GameState
+
+    @classmethod
+    def of(cls, outcome: MoveOutcome) -> MoveAnswer:
+        turn = outcome.turn
+        return cls(
+            direction=turn.direction,
+            changed=turn.changed,
+            points=turn.score,
+            slides=list(turn.slides),
+            merges=list(turn.merges),
+            spawn=Spawn(cell=turn.spawn[0], value=turn.spawn[1]) if turn.spawn else None,
+            won_now=turn.won_now,
+            over=turn.over,
+            state=GameState.of(outcome.game),
+        )
+
+
+class GameListItem(BaseModel):
+    id: int
+    score: int
+    moves: int
+    max_tile: int
+    won: bool
+    over: bool
+    current: bool
+    finished: bool
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def of(cls, summary: GameSummary) -> GameListItem:
+        return cls(
+            id=summary.id,
+            score=summary.score,
+            moves=summary.moves,
+            max_tile=summary.max_tile,
+            won=summary.won,
+            over=summary.over,
+            current=summary.current,
+            finished=summary.finished,
+            created_at=summary.created_at,
+            updated_at=summary.updated_at,
+        )
+
+
+class GameList(BaseModel):
+    games: list[GameListItem] = Field(description="Newest first.")
+    next_before: int | None = Field(description="Pass as ?before= for the next page; null at the end.")
+
+
+class ReplayAnswer(BaseModel):
+    """A finished game: ``Game.replay(seed, actions)`` rebuilds it exactly."""
+
+    id: int
+    seed: int
+    actions: list[Direction]
+    score: int
+    max_tile: int
+    won: bool
+    over: bool
+
+    @classmethod
+    def of(cls, replay: Replay) -> ReplayAnswer:
+        return cls(
+            id=replay.game_id,
+            seed=replay.seed,
+            actions=list(replay.actions),
+            score=replay.score,
+            max_tile=replay.max_tile,
+            won=replay.won,
+            over=replay.over,
+        )
+
+
+class RankedMove(BaseModel):
+    direction: Direction
+    value: float = Field(description="The solver's expected value of the position after this move.")
+
+
+class HintAnswer(BaseModel):
+    game_id: int
+    revision: int = Field(description="The revision the hint was computed for.")
+    best: Direction
+    moves: list[RankedMove] = Field(description="Every legal move, best first.")
+
+
+class BestScore(BaseModel):
+    best: int
+
+
+class ErrorAnswer(BaseModel):
+    error: str = Field(description="A stable code: invalid_request, not_found, stale_revision, ...")
+    detail: str = Field(description="What is wrong, for people.")
+    state: GameState | None = Field(
+        default=None, description="The game as it is now (unchanged), for 409 answers."
+    )
