@@ -1,0 +1,93 @@
+"""The static evaluation the search scores its leaves with, precomputed for every row.
+
+A board's value is the sum of a per-line value over its four rows and its four columns, so
+the whole evaluation is one table of 65536 entries (every 16-bit row of four 4-bit tile
+exponents) and eight lookups per leaf. A line is worth more when it has empty cells and
+equal neighbours ready to merge, and less when it is not monotonic or holds big tiles
+(which pushes the search to keep few, ordered big tiles). The feature set is the one
+nneonneo/2048-ai uses; the weights are ours, tuned by ``bench/tune_heuristic.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+import numpy as np
+from numba import njit
+
+ROWS = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class Heuristic:
+    """The weights of the per-line evaluation.
+
+    Each of the eight lines contributes ``base + empty_weight * empty + merge_weight * merges
+    - monotonicity_weight * min(increase, decrease) - sum_weight * sum(rank ** sum_power)``,
+    where ``rank`` is a tile's exponent, ``merges`` counts tiles in runs of equal neighbours
+    (gaps ignored) and ``increase``/``decrease`` add up ``rank ** monotonicity_power``
+    steps against each direction of the line. ``base`` keeps every live board far above a
+    lost one, which the search scores 0.
+    """
+
+    base: float = 200_000.0
+    empty_weight: float = 270.0
+    merge_weight: float = 700.0
+    monotonicity_power: float = 4.0
+    monotonicity_weight: float = 47.0
+    sum_power: float = 3.5
+    sum_weight: float = 11.0
+
+    def table(self) -> np.ndarray:
+        """The value of every row, indexed by its 16 bits (leftmost cell in the low nibble)."""
+        out = np.empty(ROWS, dtype=np.float64)
+        _fill(out, np.array(astuple(self), dtype=np.float64))
+        return out
+
+    def line_value(self, ranks: tuple[int, int, int, int]) -> float:
+        """One line's value from its four tile exponents (0 = empty), in line order."""
+        return float(_line(ranks[0], ranks[1], ranks[2], ranks[3], np.array(astuple(self), dtype=np.float64)))
+
+
+#: The weights the solver uses unless told otherwise.
+DEFAULT = Heuristic()
+
+
+@njit(cache=True)
+def _line(r0: int, r1: int, r2: int, r3: int, w: np.ndarray) -> float:
+    base, empty_w, merge_w, mono_pow, mono_w, sum_pow, sum_w = w[0], w[1], w[2], w[3], w[4], w[5], w[6]
+    ranks = (r0, r1, r2, r3)
+    empty = 0
+    merges = 0
+    run = 0
+    previous = 0
+    total = 0.0
+    for rank in ranks:
+        if rank == 0:
+            empty += 1
+            continue
+        total += float(rank) ** sum_pow
+        if rank == previous:
+            run += 1
+        elif run > 0:
+            merges += 1 + run
+            run = 0
+        previous = rank
+    if run > 0:
+        merges += 1 + run
+    increase = 0.0
+    decrease = 0.0
+    for i in range(1, 4):
+        a = float(ranks[i - 1]) ** mono_pow
+        b = float(ranks[i]) ** mono_pow
+        if ranks[i - 1] > ranks[i]:
+            decrease += a - b
+        else:
+            increase += b - a
+    return base + empty_w * empty + merge_w * merges - mono_w * min(increase, decrease) - sum_w * total
+
+
+@njit(cache=True)
+def _fill(out: np.ndarray, w: np.ndarray) -> None:
+    for row in range(ROWS):
+        out[row] = _line(row & 0xF, (row >> 4) & 0xF, (row >> 8) & 0xF, (row >> 12) & 0xF, w)

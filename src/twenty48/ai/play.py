@@ -1,0 +1,89 @@
+"""Whole games played by the solver, and the statistics ``2048 bench`` reports over them.
+
+Games go through ``Game``, exactly as a person's would (seeded spawns, keep going after
+2048 until no move is left), so game ``seed`` always replays to the same result.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twenty48.ai.solver import analyse
+from twenty48.game import Game
+
+#: Tiles whose reach rate is reported.
+REACH_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    seed: int
+    score: int
+    moves: int
+    max_tile: int
+    #: Seconds the whole game took (searching and playing).
+    seconds: float
+    #: Milliseconds each move's search took, in order.
+    move_ms: tuple[float, ...]
+
+
+def play_game(seed: int, depth: int | None = None, time_limit: float | None = None) -> GameRecord:
+    """Play ``Game.new(seed)`` to the end with the solver's best move at every turn."""
+    game = Game.new(seed)
+    move_ms = []
+    start = time.perf_counter()
+    while not game.over:
+        began = time.perf_counter()
+        direction = analyse(game, depth=depth, time_limit=time_limit).best
+        move_ms.append((time.perf_counter() - began) * 1000)
+        if direction is None or not game.move(direction).changed:
+            raise RuntimeError(f"the solver chose an illegal move {direction} in game {seed}: {game!r}")
+        if game.won and not game.keep_playing:
+            game.keep_going()
+    return GameRecord(
+        seed=seed,
+        score=game.score,
+        moves=game.moves,
+        max_tile=game.board.max_tile,
+        seconds=time.perf_counter() - start,
+        move_ms=tuple(move_ms),
+    )
+
+
+def _percentile(sorted_values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile of an ascending sequence."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, math.ceil(fraction * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """The benchmark's figures over finished games (all zero when there are none)."""
+    n = len(records)
+    scores = [r.score for r in records]
+    moves = sum(r.moves for r in records)
+    seconds = sum(r.seconds for r in records)
+    move_ms = sorted(ms for r in records for ms in r.move_ms)
+    tiles = Counter(r.max_tile for r in records)
+    return {
+        "games": n,
+        "avg_score": round(statistics.fmean(scores), 1) if n else 0.0,
+        "median_score": statistics.median(scores) if n else 0,
+        "min_score": min(scores, default=0),
+        "max_score": max(scores, default=0),
+        "reach": {str(t): sum(r.max_tile >= t for r in records) / n if n else 0.0 for t in REACH_TILES},
+        "max_tile": {str(t): tiles[t] for t in sorted(tiles)},
+        "moves": moves,
+        "avg_moves": round(moves / n, 1) if n else 0.0,
+        "moves_per_s": round(moves / seconds, 1) if seconds else 0.0,
+        "ms_per_move_p50": round(_percentile(move_ms, 0.50), 3),
+        "ms_per_move_p99": round(_percentile(move_ms, 0.99), 3),
+        "game_seconds": round(seconds, 1),
+    }
