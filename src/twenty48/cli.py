@@ -15,7 +15,6 @@ from twenty48 import __version__
 COMMANDS: dict[str, str] = {
     "replay": "replay",
     "serve": "serve",
-    "play": "play",
 }
 
 
