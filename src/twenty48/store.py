@@ -292,6 +292,25 @@ class Store:
             raise
         return cls(db, path)
 
+    @staticmethod
+    def set_aside(path: str | PathLike[str]) -> Path:
+        """Rename an unreadable database file, with its ``-wal`` and ``-shm`` companions, to
+        ``<name>.damaged-<UTC time>`` so that ``open`` starts afresh while nothing is deleted.
+        Returns the new path. Raises OSError if ``path`` is not a file or cannot be renamed."""
+        path = Path(path)
+        if not path.is_file():
+            raise OSError(f"{path} is not a file")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        target = path.with_name(f"{path.name}.damaged-{stamp}")
+        path.rename(target)
+        for suffix in ("-wal", "-shm"):
+            companion = path.with_name(path.name + suffix)
+            if companion.exists():
+                # Kept beside the main file under the names SQLite looks for, so the set-aside copy
+                # still opens with its last transactions.
+                companion.rename(target.with_name(target.name + suffix))
+        return target
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
