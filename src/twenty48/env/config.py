@@ -12,7 +12,7 @@ from gymnasium import spaces
 
 from twenty48 import spawns
 from twenty48.env import kernels
-from twenty48.rules import Board
+from twenty48.rules import MAX_TILE, Board
 
 OBSERVATIONS = ("exponents", "onehot")
 REWARDS = ("score", "log", "zero")
@@ -105,6 +105,8 @@ class ResetRequest:
             board = board if isinstance(board, Board) else Board.from_rows(board)
             if not any(board.cells):
                 raise ValueError("options['board'] has no tile: no move could ever be legal on it")
+            if board.cells.count(MAX_TILE) > 1:
+                raise ValueError(f"options['board'] holds two {MAX_TILE} tiles, which no game can reach")
         score = options.get("score", 0)
         if isinstance(score, bool) or not isinstance(score, (int, np.integer)) or score < 0:
             raise ValueError(f"options['score'] must be a non-negative integer, got {score!r}")
