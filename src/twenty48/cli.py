@@ -15,6 +15,8 @@ from twenty48 import __version__
 COMMANDS: dict[str, str] = {
     "replay": "replay",
     "serve": "serve",
+    "hint": "hint",
+    "bench": "bench",
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from twenty48.ai.heuristic import Heuristic
 from twenty48.ai.solver import analyse
 from twenty48.game import Game
 
@@ -33,14 +34,21 @@ class GameRecord:
     move_ms: tuple[float, ...]
 
 
-def play_game(seed: int, depth: int | None = None, time_limit: float | None = None) -> GameRecord:
-    """Play ``Game.new(seed)`` to the end with the solver's best move at every turn."""
+def play_game(
+    seed: int,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    heuristic: Heuristic | None = None,
+    max_moves: int | None = None,
+) -> GameRecord:
+    """Play ``Game.new(seed)`` with the solver's best move at every turn until the game is over
+    (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
     game = Game.new(seed)
     move_ms = []
     start = time.perf_counter()
-    while not game.over:
+    while not game.over and (max_moves is None or game.moves < max_moves):
         began = time.perf_counter()
-        direction = analyse(game, depth=depth, time_limit=time_limit).best
+        direction = analyse(game, depth=depth, time_limit=time_limit, heuristic=heuristic).best
         move_ms.append((time.perf_counter() - began) * 1000)
         if direction is None or not game.move(direction).changed:
             raise RuntimeError(f"the solver chose an illegal move {direction} in game {seed}: {game!r}")

@@ -1,0 +1,123 @@
+"""``2048 bench``: play whole games with the solver and report how well and how fast it plays."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import multiprocessing
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from twenty48.ai.play import REACH_TILES, GameRecord, play_game, summarize
+from twenty48.commands.hint import add_setting_arguments, positive_int
+from twenty48.commands.replay import parse_seed
+
+HELP = "Play whole games with the solver; report scores, tiles reached and speed."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
+    add_setting_arguments(parser)
+    parser.add_argument("--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default 0)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="games played in parallel processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seed + args.games > 2**64:
+        print("2048 bench: error: the seeds SEED .. SEED+GAMES-1 must stay below 2**64", file=sys.stderr)
+        return 2
+    seeds = range(args.seed, args.seed + args.games)
+    time_limit = args.time_ms / 1000 if args.time_ms else None
+    records: list[GameRecord] = []
+    interrupted = False
+    started = time.perf_counter()
+    progress = Progress(
+        TextColumn("[bold]solver games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("", total=len(seeds))
+        try:
+            for record in _play(seeds, args.depth, time_limit, args.jobs):
+                records.append(record)
+                best = max(r.max_tile for r in records)
+                mean = sum(r.score for r in records) / len(records)
+                progress.update(task, advance=1, description=f"best tile {best}, mean score {mean:,.0f}")
+        except KeyboardInterrupt:
+            interrupted = True
+    records.sort(key=lambda r: r.seed)
+    summary = summarize(records)
+    summary.update(
+        depth=args.depth if args.depth else ("adaptive" if not args.time_ms else None),
+        time_ms=args.time_ms,
+        seed=args.seed,
+        jobs=args.jobs,
+        wall_seconds=round(time.perf_counter() - started, 1),
+        interrupted=interrupted,
+    )
+    if args.json:
+        print(json.dumps(summary), flush=True)
+    else:
+        _print_table(summary, len(seeds))
+    return 130 if interrupted else 0
+
+
+def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) -> Iterator[GameRecord]:
+    play = functools.partial(play_game, depth=depth, time_limit=time_limit)
+    if jobs == 1:
+        yield from map(play, seeds)
+        return
+    # Workers ignore Ctrl-C so that only this process reacts: it stops them and reports.
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(seeds)), initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(play, seeds)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _print_table(summary: dict[str, Any], planned: int) -> None:
+    console = Console()
+    if summary["depth"] == "adaptive":
+        setting = "adaptive depth"
+    elif summary["depth"]:
+        setting = f"depth {summary['depth']}"
+    else:
+        setting = f"{summary['time_ms']} ms per move"
+    title = f"Solver benchmark: {setting}, seeds from {summary['seed']}"
+    if summary["interrupted"]:
+        title += f" (interrupted: {summary['games']} of {planned} games finished)"
+    table = Table(title=title, show_header=False)
+    table.add_column(justify="left")
+    table.add_column(justify="right")
+    table.add_row("games", str(summary["games"]))
+    table.add_row("mean score", f"{summary['avg_score']:,.0f}")
+    table.add_row("median score", f"{summary['median_score']:,.0f}")
+    table.add_row("min / max score", f"{summary['min_score']:,} / {summary['max_score']:,}")
+    table.add_row("moves per game", f"{summary['avg_moves']:,.0f}")
+    table.add_row("moves per second", f"{summary['moves_per_s']:,.1f}")
+    table.add_row("ms per move p50 / p99", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}")
+    table.add_row("game time (s)", f"{summary['game_seconds']:,.1f}")
+    for tile in REACH_TILES:
+        table.add_row(f"reached {tile}", f"{summary['reach'][str(tile)]:.0%}")
+    for tile, count in summary["max_tile"].items():
+        table.add_row(f"largest tile {tile}", f"{count} game{'s' if count > 1 else ''}")
+    console.print(table)
