@@ -186,13 +186,14 @@ def test_disabled_autoreset_requires_an_explicit_reset():
     envs.step(np.array([0, 0]))
 
 
-def test_big_tiles_in_the_vector_env_match_the_single_env():
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_big_tiles_in_the_vector_env_match_the_single_env(mode):
     board = Board.from_rows([[32768, 32768, 65536, 2], [4, 0, 0, 0], [0] * 4, [0] * 4])
     for options in ({}, {"obs": "onehot"}):
         reset_options = {"board": board, "score": 7}
-        envs = Twenty48VectorEnv(3, **options)
+        envs = Twenty48VectorEnv(3, autoreset_mode=mode, **options)
         obs, info = envs.reset(seed=21, options=reset_options)
-        ref = Reference(3, 21, AutoresetMode.NEXT_STEP, None, reset_options, **options)
+        ref = Reference(3, 21, mode, None, reset_options, **options)
         assert_batch_matches(obs, info, [o for o, _ in ref.first], [i for _, i in ref.first])
         rng = np.random.default_rng(9)
         actions = np.array([Direction.LEFT.index] * 3)
@@ -210,7 +211,8 @@ def test_big_tiles_in_the_vector_env_match_the_single_env():
                 assert rewards.tolist() == [65536.0 * (step + 1)] * 3
             else:
                 actions = rng.integers(0, 4, 3)
-        assert ended.all()  # the exact games ended and next-step autoreset replaced them
+        assert ended.all()  # the exact games ended and autoreset replaced them by new games
+        assert [envs.board(i).max_tile for i in range(3)] == [ref.envs[i].board.max_tile for i in range(3)]
 
 
 @pytest.mark.parametrize(
