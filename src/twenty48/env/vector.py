@@ -85,10 +85,8 @@ class Twenty48VectorEnv(VectorEnv):
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         n = self.num_envs
+        request = ResetRequest.parse(options, extra=frozenset({"reset_mask"}))
         which = self._reset_mask(options)
-        request = ResetRequest.parse(
-            {k: v for k, v in (options or {}).items() if k != "reset_mask"} if options else None
-        )
         explicit = self._reset_seeds(seed)
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed))
