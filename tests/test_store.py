@@ -134,6 +134,8 @@ def test_foreign_and_unknown_games_are_not_found(store: Store) -> None:
         lambda: store.keep_going(bob.id, game.id),
         lambda: store.replay(bob.id, game.id),
         lambda: store.load_game(bob.id, 999),
+        lambda: store.get_game(alice.id, 2**63),
+        lambda: store.get_game(alice.id, 0),
     ):
         with pytest.raises(GameNotFoundError):
             call()

@@ -73,6 +73,7 @@ TERMINAL_PLAYER = "terminal"
 #: Games kept deserialised in memory, so an action does not rebuild its game from the database.
 CACHE_SIZE = 4096
 BUSY_TIMEOUT_MS = 5000
+_ID_LIMIT = 2**63 - 1
 
 
 class StoreError(Exception):
@@ -547,6 +548,9 @@ class Store:
         return game_id
 
     def _load(self, db: sqlite3.Connection, player_id: int, game_id: int) -> tuple[tuple[Any, ...], Game]:
+        if not 0 < game_id <= _ID_LIMIT or not 0 < player_id <= _ID_LIMIT:
+            # Beyond SQLite's integers: no such row can exist.
+            raise GameNotFoundError(f"no game {game_id} for this player")
         row = db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
             "WHERE g.id = ? AND g.player_id = ?",

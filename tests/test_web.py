@@ -1,0 +1,432 @@
+"""HTTP tests of every endpoint and error against the real app (TestClient, real store on disk)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from twenty48.game import Game
+from twenty48.rules import Board, Direction
+from twenty48.store import Store
+from twenty48.web import create_app
+from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
+
+NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with Store.open(tmp_path / "web.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def app(store: Store):
+    return create_app(store)
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app) as c:
+        yield c
+
+
+def player_of(client: TestClient, store: Store) -> int:
+    """The store's id of the player behind the client's cookie (made by a first request)."""
+    client.get("/api/best")
+    return store.web_player(client.cookies[COOKIE_NAME]).id
+
+
+def legal(state: dict) -> str:
+    return Board.from_rows(state["board"]).legal_moves()[0].value
+
+
+def move(client: TestClient, state: dict, direction: str, revision: int | None = None):
+    body = {"direction": direction, "revision": state["revision"] if revision is None else revision}
+    return client.post(f"/api/games/{state['id']}/move", json=body)
+
+
+def assert_error(response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert isinstance(body["detail"], str) and body["detail"]
+    if code is not None:
+        assert body["error"] == code
+    return body
+
+
+# ---- players and cookies ---------------------------------------------------------------------------
+
+
+def test_first_request_sets_a_strict_http_only_random_cookie(client: TestClient) -> None:
+    first = client.get("/api/game")
+    cookie = first.headers["set-cookie"]
+    token = re.match(rf"{COOKIE_NAME}=([A-Za-z0-9_-]+);", cookie).group(1)
+    assert len(token) * 6 >= 256  # base64 characters carry 6 bits each
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+    second = client.get("/api/game")
+    assert "set-cookie" not in second.headers
+    assert second.json() == first.json()
+
+
+def test_each_visitor_is_a_different_player(app) -> None:
+    with TestClient(app) as alice, TestClient(app) as bob:
+        assert alice.get("/api/game").json()["id"] != bob.get("/api/game").json()["id"]
+
+
+def test_a_malformed_cookie_is_replaced(client: TestClient) -> None:
+    client.cookies.set(COOKIE_NAME, "forged")
+    response = client.get("/api/game")
+    assert response.status_code == 200
+    assert "set-cookie" in response.headers
+
+
+# ---- playing ---------------------------------------------------------------------------------------
+
+
+def test_current_game_is_created_on_first_visit_and_kept(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    assert state["revision"] == 0 and state["moves"] == 0 and state["score"] == 0
+    assert sum(1 for row in state["board"] for v in row if v) == 2
+    assert state["current"] and not state["finished"] and not state["can_undo"]
+    assert client.get(f"/api/games/{state['id']}").json() == state
+
+
+def test_a_move_answers_what_to_animate_and_is_stored(client: TestClient, store: Store) -> None:
+    state = client.get("/api/game").json()
+    direction = legal(state)
+    reference = Game.new(state["seed"])
+    turn = reference.move(direction)
+    answer = move(client, state, direction).json()
+    assert answer["direction"] == direction and answer["changed"]
+    assert answer["points"] == turn.score
+    assert answer["slides"] == [list(s) for s in turn.slides]
+    assert answer["merges"] == list(turn.merges)
+    assert answer["spawn"] == {"cell": turn.spawn[0], "value": turn.spawn[1]}
+    assert (answer["won_now"], answer["over"]) == (False, False)
+    after = answer["state"]
+    assert after["board"] == [list(r) for r in reference.board.rows]
+    assert (after["revision"], after["moves"], after["can_undo"]) == (1, 1, True)
+    player = player_of(client, store)
+    assert store.get_game(player, state["id"]).revision == 1
+
+
+def test_an_illegal_move_changes_nothing_and_is_not_an_error(client: TestClient, store: Store) -> None:
+    player = player_of(client, store)
+    record = store.add_game(player, Game.from_board(NEAR_WIN, seed=4))
+    state = client.get("/api/game").json()
+    assert state["id"] == record.id
+    answer = move(client, state, "up")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert not body["changed"] and body["spawn"] is None and body["points"] == 0
+    assert body["state"] == state
+
+
+def test_a_stale_revision_gets_409_with_the_current_state(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    after = move(client, state, legal(state)).json()["state"]
+    body = assert_error(move(client, state, legal(after)), 409, "stale_revision")
+    assert body["state"] == after
+    assert client.get("/api/game").json() == after
+
+
+def test_undo_then_move_again_does_not_reuse_a_revision(client: TestClient) -> None:
+    start = client.get("/api/game").json()
+    seen = move(client, start, legal(start)).json()["state"]  # what a second tab last saw
+    back = client.post(f"/api/games/{start['id']}/undo", json={"revision": seen["revision"]}).json()
+    assert back["moves"] == 0 and back["board"] == start["board"]
+    moves = Board.from_rows(back["board"]).legal_moves()
+    again = move(client, back, moves[-1].value).json()["state"]
+    assert again["moves"] == seen["moves"] and again["revision"] != seen["revision"]
+    assert_error(move(client, seen, legal(seen)), 409, "stale_revision")
+
+
+def test_undo_with_nothing_to_undo_is_refused(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    body = assert_error(client.post(f"/api/games/{state['id']}/undo", json={"revision": 0}), 409, "rejected")
+    assert body["state"] == state
+
+
+def test_win_and_keep_going(client: TestClient, store: Store) -> None:
+    player = player_of(client, store)
+    store.add_game(player, Game.from_board(NEAR_WIN, seed=9))
+    state = client.get("/api/game").json()
+    answer = move(client, state, "left").json()
+    assert answer["won_now"] and answer["points"] == 2048
+    won = answer["state"]
+    assert won["won"] and not won["keep_playing"] and won["best"] == 2048
+    going = client.post(f"/api/games/{state['id']}/keep-going", json={"revision": won["revision"]})
+    assert going.status_code == 200
+    assert going.json()["keep_playing"] and going.json()["revision"] == won["revision"] + 1
+
+
+def test_keep_going_before_a_win_is_refused(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    assert_error(client.post(f"/api/games/{state['id']}/keep-going", json={"revision": 0}), 409, "rejected")
+
+
+def test_moves_on_finished_games_are_refused(client: TestClient, store: Store) -> None:
+    player = player_of(client, store)
+    over = store.add_game(player, Game.from_board(OVER, seed=2))
+    state = client.get("/api/game").json()
+    assert state["id"] == over.id and state["over"] and state["finished"]
+    body = assert_error(move(client, state, "left"), 409, "game_finished")
+    assert body["state"] == state
+    assert_error(client.get(f"/api/games/{over.id}/hint"), 409, "game_finished")
+    fresh = client.post("/api/games").json()
+    assert fresh["id"] != over.id
+    old = client.get(f"/api/games/{over.id}").json()
+    assert not old["current"] and old["finished"]
+    assert_error(client.post(f"/api/games/{over.id}/undo", json={"revision": 0}), 409, "game_finished")
+
+
+def test_new_game_from_a_seed(client: TestClient) -> None:
+    response = client.post("/api/games", json={"seed": 12345})
+    assert response.status_code == 201
+    state = response.json()
+    assert state["seed"] == 12345
+    assert state["board"] == [list(r) for r in Game.new(12345).board.rows]
+    assert client.get("/api/game").json() == state
+    assert client.post("/api/games").status_code == 201
+    assert client.post("/api/games", json={}).status_code == 201
+
+
+def test_replay_data_of_a_finished_game_rebuilds_it(client: TestClient) -> None:
+    state = client.post("/api/games", json={"seed": 77}).json()
+    for _ in range(5):
+        state = move(client, state, legal(state)).json()["state"]
+    assert_error(client.get(f"/api/games/{state['id']}/replay"), 409, "game_in_progress")
+    client.post("/api/games")
+    replay = client.get(f"/api/games/{state['id']}/replay").json()
+    assert replay["seed"] == 77 and len(replay["actions"]) == 5
+    rebuilt = Game.replay(replay["seed"], replay["actions"])
+    assert [list(r) for r in rebuilt.board.rows] == state["board"]
+    assert replay["score"] == state["score"] == rebuilt.score
+
+
+def test_best_score_and_game_list(client: TestClient, store: Store) -> None:
+    assert client.get("/api/best").json() == {"best": 0}
+    player = player_of(client, store)
+    store.add_game(player, Game.from_board(NEAR_WIN, seed=1))
+    state = client.get("/api/game").json()
+    move(client, state, "left")
+    ids = [client.post("/api/games").json()["id"] for _ in range(3)]
+    assert client.get("/api/best").json() == {"best": 2048}
+    page = client.get("/api/games", params={"limit": 2}).json()
+    assert [g["id"] for g in page["games"]] == ids[::-1][:2]
+    assert page["games"][0]["current"] and page["next_before"] == ids[1]
+    rest = client.get("/api/games", params={"limit": 2, "before": page["next_before"]}).json()
+    assert [g["id"] for g in rest["games"]] == [ids[0], state["id"]]
+    assert rest["games"][1]["score"] == 2048 and rest["games"][1]["max_tile"] == 2048
+
+
+def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    response = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    assert response.status_code == 200
+    hint = response.json()
+    values = [m["value"] for m in hint["moves"]]
+    assert values == sorted(values, reverse=True)
+    assert hint["best"] == hint["moves"][0]["direction"]
+    legal_moves = {d.value for d in Board.from_rows(state["board"]).legal_moves()}
+    assert {m["direction"] for m in hint["moves"]} == legal_moves
+    assert (hint["game_id"], hint["revision"]) == (state["id"], state["revision"])
+
+
+# ---- ownership and bad input -----------------------------------------------------------------------
+
+
+def test_another_players_game_is_not_found(app) -> None:
+    with TestClient(app) as alice, TestClient(app) as mallory:
+        state = alice.get("/api/game").json()
+        game = f"/api/games/{state['id']}"
+        mallory.get("/api/game")
+        for response in (
+            mallory.get(game),
+            mallory.post(f"{game}/move", json={"direction": "left", "revision": 0}),
+            mallory.post(f"{game}/undo", json={"revision": 0}),
+            mallory.post(f"{game}/keep-going", json={"revision": 0}),
+            mallory.get(f"{game}/hint"),
+            mallory.get(f"{game}/replay"),
+        ):
+            assert_error(response, 404, "not_found")
+        assert alice.get(game).json() == state
+
+
+BAD_MOVES = [
+    ({"direction": "sideways", "revision": 0}, 422),
+    ({"direction": "LEFT", "revision": 0}, 422),
+    ({"direction": 2, "revision": 0}, 422),
+    ({"direction": None, "revision": 0}, 422),
+    ({"direction": "left", "revision": "0"}, 422),
+    ({"direction": "left", "revision": True}, 422),
+    ({"direction": "left", "revision": 0.5}, 422),
+    ({"direction": "left", "revision": -1}, 422),
+    ({"direction": "left", "revision": 2**63}, 422),
+    ({"direction": "left"}, 422),
+    ({"revision": 0}, 422),
+    ({"direction": "left", "revision": 0, "extra": 1}, 422),
+    ([], 422),
+    ("left", 422),
+]
+
+
+@pytest.mark.parametrize(("body", "status"), BAD_MOVES)
+def test_bad_move_bodies_are_refused_and_change_nothing(client: TestClient, body, status) -> None:
+    state = client.get("/api/game").json()
+    assert_error(client.post(f"/api/games/{state['id']}/move", json=body), status, "invalid_request")
+    assert client.get("/api/game").json() == state
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type", "status", "code"),
+    [
+        (b'{"direction": "left", ', "application/json", 400, "malformed_json"),
+        (b"\xff\xfe", "application/json", 400, "malformed_json"),
+        (b"", "application/json", 422, "invalid_request"),
+        (b'{"direction": "left", "revision": 0}', "text/plain", 422, "invalid_request"),
+        (b"direction=left&revision=0", "application/x-www-form-urlencoded", 422, "invalid_request"),
+    ],
+)
+def test_malformed_bodies_are_refused(client: TestClient, content, content_type, status, code) -> None:
+    state = client.get("/api/game").json()
+    response = client.post(
+        f"/api/games/{state['id']}/move", content=content, headers={"content-type": content_type}
+    )
+    assert_error(response, status, code)
+    assert client.get("/api/game").json() == state
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    url = f"/api/games/{state['id']}/move"
+    padded = b'{"direction": "left", "revision": 0, "pad": "' + b"x" * MAX_BODY + b'"}'
+    assert_error(client.post(url, content=padded), 413, "body_too_large")
+
+    def chunks():  # no Content-Length: the cap must hold for streamed bodies too
+        for _ in range(10):
+            yield b"x" * 1000
+
+    assert_error(client.post(url, content=chunks()), 413, "body_too_large")
+    assert client.get("/api/game").json() == state
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/0",
+        "/api/games/-1",
+        "/api/games/abc",
+        "/api/games/1.5",
+        f"/api/games/{2**63}",
+        "/api/games/99999",
+    ],
+)
+def test_bad_game_ids(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code in (404, 422)
+    assert_error(response, response.status_code)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"limit": 0}, {"limit": 101}, {"limit": "x"}, {"before": 0}, {"before": 2**63}],
+)
+def test_bad_list_queries(client: TestClient, query) -> None:
+    assert_error(client.get("/api/games", params=query), 422, "invalid_request")
+
+
+@pytest.mark.parametrize("body", [{"seed": -1}, {"seed": 2**53}, {"seed": "7"}, {"seed": 1.0}, {"x": 1}])
+def test_bad_new_game_bodies(client: TestClient, body) -> None:
+    before = client.get("/api/game").json()
+    assert_error(client.post("/api/games", json=body), 422, "invalid_request")
+    assert client.get("/api/game").json() == before
+
+
+@pytest.mark.parametrize("time_ms", [0, 9, 5001, "fast"])
+def test_bad_hint_budgets(client: TestClient, time_ms) -> None:
+    state = client.get("/api/game").json()
+    assert_error(client.get(f"/api/games/{state['id']}/hint", params={"time_ms": time_ms}), 422)
+
+
+def test_unknown_routes_and_methods(client: TestClient) -> None:
+    assert_error(client.get("/api/nothing"), 404, "not_found")
+    assert_error(client.delete("/api/game"), 405, "method_not_allowed")
+    assert_error(client.put("/api/games/1/move", json={}), 405, "method_not_allowed")
+
+
+# ---- headers, page and documentation ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/"),
+        ("GET", "/static/app.js"),
+        ("GET", "/api/game"),
+        ("GET", "/api/nothing"),
+        ("POST", "/api/games/1/move"),
+        ("DELETE", "/api/game"),
+        ("OPTIONS", "/api/game"),
+        ("GET", "/docs"),
+        ("GET", "/openapi.json"),
+    ],
+)
+def test_security_headers_on_every_response_and_no_cors(client: TestClient, method: str, path: str) -> None:
+    response = client.request(method, path, headers={"Origin": "https://elsewhere.example"})
+    assert response.headers["content-security-policy"] == CSP
+    assert "'self'" in CSP and "http" not in CSP and "unsafe" not in CSP
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert not any(name.lower().startswith("access-control-") for name in response.headers)
+
+
+def test_security_headers_on_a_refused_oversized_body(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"x" * (MAX_BODY + 1))
+    assert response.status_code == 413
+    assert response.headers["content-security-policy"] == CSP
+
+
+def test_foreign_host_names_are_refused_on_loopback(store: Store) -> None:
+    app = create_app(store, allowed_hosts=frozenset({"127.0.0.1", "localhost"}))
+    with TestClient(app, base_url="http://localhost:2048") as ok:
+        assert ok.get("/api/game").status_code == 200
+    with TestClient(app, base_url="http://rebound.example") as rebound:
+        assert_error(rebound.get("/api/game"), 421, "host_not_allowed")
+
+
+def test_the_page_and_its_assets_are_local(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert assets
+    for asset in assets:
+        assert asset.startswith("/"), asset
+        assert client.get(asset).status_code == 200
+    assert "<script>" not in page.text and "style=" not in page.text
+
+
+def test_docs_are_served_offline(client: TestClient) -> None:
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', docs.text)
+    assert "/docs-assets/swagger-ui-bundle.js" in assets and "/docs/start.js" in assets
+    for asset in assets:
+        assert asset.startswith("/"), asset
+        response = client.get(asset)
+        assert response.status_code == 200 and response.content
+    assert "<script>" not in docs.text  # the CSP allows no inline script
+
+
+def test_openapi_documents_the_revision_guard_and_errors(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    move_op = schema["paths"]["/api/games/{game_id}/move"]["post"]
+    assert {"200", "404", "409", "422"} <= set(move_op["responses"])
+    assert "revision" in schema["components"]["schemas"]["MoveRequest"]["properties"]
+    assert set(schema["components"]["schemas"]["Direction"]["enum"]) == {d.value for d in Direction}
