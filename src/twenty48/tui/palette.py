@@ -1,0 +1,77 @@
+"""Tile colours: the web game's palette (gabrielecirulli/2048) and a hand-picked 256-colour twin.
+
+Textual downgrades true colour to the nearest xterm-256 entry on its own, but that collapses the web
+palette badly (2 and 4 become one colour, so do 16 and 32, and 128 to 1024 all become the same yellow).
+Terminals without true colour therefore get their own palette, chosen from the xterm-256 cube so that
+every tile value keeps a colour of its own and the same warm progression as the web game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from twenty48.rules import MAX_TILE, TILE_VALUES
+
+#: The page, text and frame colours of the web game.
+PAGE = "#faf8ef"
+TEXT = "#776e65"
+FRAME = "#bbada0"
+LIGHT_TEXT = "#f9f6f2"
+
+
+@dataclass(frozen=True, slots=True)
+class TileColours:
+    background: str
+    text: str
+
+
+_DARK = TEXT
+_LIGHT = LIGHT_TEXT
+
+#: Tile value (0 = empty cell) -> colours, as in the web game's stylesheet. Tiles past 2048 share the
+#: web game's "super" tile colour.
+TRUE_COLOUR: dict[int, TileColours] = {
+    0: TileColours("#cdc1b4", _DARK),
+    2: TileColours("#eee4da", _DARK),
+    4: TileColours("#ede0c8", _DARK),
+    8: TileColours("#f2b179", _LIGHT),
+    16: TileColours("#f59563", _LIGHT),
+    32: TileColours("#f67c5f", _LIGHT),
+    64: TileColours("#f65e3b", _LIGHT),
+    128: TileColours("#edcf72", _LIGHT),
+    256: TileColours("#edcc61", _LIGHT),
+    512: TileColours("#edc850", _LIGHT),
+    1024: TileColours("#edc53f", _LIGHT),
+    2048: TileColours("#edc22e", _LIGHT),
+    4096: TileColours("#3c3a32", _LIGHT),
+}
+
+# Backgrounds are xterm-256 cube entries (index in the comment), written as the exact RGB the terminal
+# shows for them, so that Textual's downgrade maps each one onto itself.
+_DARK_256 = "#5f5f5f"
+_LIGHT_256 = "#ffffff"
+COLOUR_256: dict[int, TileColours] = {
+    0: TileColours("#d7d7af", _DARK_256),  # 187
+    2: TileColours("#ffffd7", _DARK_256),  # 230
+    4: TileColours("#ffd7af", _DARK_256),  # 223
+    8: TileColours("#ffaf87", _LIGHT_256),  # 216
+    16: TileColours("#ff875f", _LIGHT_256),  # 209
+    32: TileColours("#ff5f5f", _LIGHT_256),  # 203
+    64: TileColours("#ff0000", _LIGHT_256),  # 196
+    128: TileColours("#d7d75f", _LIGHT_256),  # 185
+    256: TileColours("#d7d700", _LIGHT_256),  # 184
+    512: TileColours("#ffd75f", _LIGHT_256),  # 221
+    1024: TileColours("#ffd700", _LIGHT_256),  # 220
+    2048: TileColours("#ffaf00", _LIGHT_256),  # 214
+    4096: TileColours("#303030", _LIGHT_256),  # 236
+}
+
+_SUPER = 4096
+
+
+def tile_colours(value: int, true_colour: bool = True) -> TileColours:
+    """The colours of a tile (0 for an empty cell); every tile above 2048 looks like 4096."""
+    if value != 0 and value not in TILE_VALUES:
+        raise ValueError(f"not a tile value: {value!r} (0 or a power of two from 2 to {MAX_TILE})")
+    palette = TRUE_COLOUR if true_colour else COLOUR_256
+    return palette[min(value, _SUPER)]

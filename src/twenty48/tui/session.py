@@ -1,0 +1,169 @@
+"""The terminal player's game and where it is saved.
+
+A ``Session`` holds the game on screen as a ``Game`` and mirrors every accepted action into the shared
+``Store`` (the one the browser game uses) before the screen shows it: the store commits the action in
+its own transaction, the local copy applies the same action, and both are the same deterministic
+rules, so they stay equal. Passing the store revision the session last saw makes every write
+conditional, so a second terminal playing the same game is noticed instead of overwritten.
+
+If the store fails mid-game (disk full, database locked for too long) the game goes on unsaved and
+says so, as the spec asks: losing the save must never lose the game on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from twenty48.game import Game, Turn
+from twenty48.rules import Direction
+from twenty48.store import (
+    GameFinishedError,
+    GameRecord,
+    StaleRevisionError,
+    Store,
+    StoreError,
+)
+
+
+class ChangedElsewhere(Exception):
+    """The stored game changed in another window; the session has reloaded it."""
+
+
+@dataclass(slots=True)
+class _Saved:
+    store: Store
+    player_id: int
+    game_id: int
+    revision: int
+
+
+#: One store call on the saved game, returning the game's record after it.
+_Action = Callable[[_Saved], GameRecord]
+
+
+class Session:
+    """One player's current game, saved after every action when a store is attached."""
+
+    def __init__(self, game: Game, *, saved: _Saved | None = None, best: int = 0) -> None:
+        self.game = game
+        self._saved = saved
+        self._best = best
+        #: Why saving stopped, until the screen has told the player (see ``take_save_error``).
+        self._save_error: str | None = None
+
+    # ---- opening --------------------------------------------------------------------------------
+
+    @classmethod
+    def unsaved(cls, game: Game | None = None) -> Session:
+        return cls(game if game is not None else Game.new())
+
+    @classmethod
+    def resume(cls, store: Store, game: Game | None = None, seed: int | None = None) -> Session:
+        """The terminal player's game from ``store``: ``game`` or a new game from ``seed`` when given
+        (it becomes the current game), otherwise the saved one (a new one on the first run)."""
+        player = store.local_player()
+        if game is not None:
+            record = store.add_game(player.id, game)
+        elif seed is not None:
+            record = store.new_game(player.id, seed)
+        else:
+            record = store.current_game(player.id)
+        return cls._from_record(store, record)
+
+    @classmethod
+    def _from_record(cls, store: Store, record: GameRecord) -> Session:
+        game = store.load_game(record.player_id, record.id)
+        saved = _Saved(store, record.player_id, record.id, record.revision)
+        return cls(game, saved=saved, best=record.best_score)
+
+    # ---- state ----------------------------------------------------------------------------------
+
+    @property
+    def saving(self) -> bool:
+        return self._saved is not None
+
+    @property
+    def store(self) -> Store | None:
+        return self._saved.store if self._saved is not None else None
+
+    @property
+    def best(self) -> int:
+        """The best score the player ever reached, this game included."""
+        return max(self._best, self.game.score)
+
+    def take_save_error(self) -> str | None:
+        """Why the last action could not be saved (the session then plays on unsaved), once."""
+        error, self._save_error = self._save_error, None
+        return error
+
+    @property
+    def in_progress(self) -> bool:
+        """A game with moves played that is not over: leaving it deserves a question."""
+        return self.game.moves > 0 and not self.game.over
+
+    # ---- actions --------------------------------------------------------------------------------
+
+    def move(self, direction: Direction) -> Turn:
+        """Play ``direction``. An illegal move changes nothing and touches no file.
+
+        Raises ``ChangedElsewhere`` when another window changed the stored game: nothing is played and
+        the session now holds the stored game."""
+        if self.game.over or not self.game.board.can_move(direction):
+            return self.game.move(direction)
+        self._write(lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision).game)
+        return self.game.move(direction)
+
+    def undo(self) -> bool:
+        """Take back the last move; False when there is none (or the game is over)."""
+        if not self.game.can_undo:
+            return False
+        self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
+        return self.game.undo()
+
+    def keep_going(self) -> None:
+        """Dismiss the win and play on."""
+        if self.game.keep_playing:
+            return
+        self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
+        self.game.keep_going()
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Start a new game; it replaces this one as the player's current game."""
+        self._best = self.best
+        game = Game.new(seed)
+        saved = self._saved
+        if saved is not None:
+            try:
+                record = saved.store.add_game(saved.player_id, game)
+            except StoreError as exc:
+                self._stop_saving(exc)
+            else:
+                saved.game_id, saved.revision = record.id, record.revision
+        self.game = game
+
+    def _write(self, action: _Action) -> None:
+        """Record an action in the store before the local game applies it. A store failure stops
+        saving but not the game: the caller still applies the action, so no move is ever lost."""
+        saved = self._saved
+        if saved is None:
+            return
+        try:
+            try:
+                record = action(saved)
+            except (StaleRevisionError, GameFinishedError) as exc:
+                # Another window played this game or started a newer one: show what is stored.
+                record = saved.store.current_game(saved.player_id)
+                self.game = saved.store.load_game(saved.player_id, record.id)
+                saved.game_id, saved.revision = record.id, record.revision
+                self._best = max(self._best, record.best_score)
+                raise ChangedElsewhere(str(exc)) from exc
+        except StoreError as exc:
+            self._stop_saving(exc)
+            return
+        saved.revision = record.revision
+        self._best = max(self._best, record.best_score)
+
+    def _stop_saving(self, error: StoreError) -> None:
+        self._saved = None
+        self._save_error = str(error)

@@ -1,0 +1,211 @@
+"""The terminal game's parts that need no running app: palette, board geometry, the saved session."""
+
+from __future__ import annotations
+
+import pytest
+from rich.color import Color, ColorSystem
+
+from twenty48.game import Game
+from twenty48.rules import MAX_TILE, Board, Direction
+from twenty48.store import Store
+from twenty48.tui.palette import COLOUR_256, TRUE_COLOUR, tile_colours
+from twenty48.tui.session import ChangedElsewhere, Session
+from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, board_geometry, format_value
+
+TILES = [0] + [2**k for k in range(1, 18)]
+
+
+# ---- palette --------------------------------------------------------------------------------------
+
+
+def test_web_palette_colours_every_tile():
+    assert tile_colours(0).background == "#cdc1b4"
+    assert tile_colours(2048).background == "#edc22e"
+    # Past 2048 every tile wears the web game's dark "super" colours, up to the largest possible tile.
+    assert tile_colours(MAX_TILE) == tile_colours(4096) == TRUE_COLOUR[4096]
+    assert {tile_colours(v) for v in TILES} == set(TRUE_COLOUR.values())
+
+
+def test_256_colour_palette_survives_the_downgrade_and_keeps_tiles_apart():
+    numbers = {}
+    for value, colours in COLOUR_256.items():
+        colour = Color.parse(colours.background)
+        downgraded = colour.downgrade(ColorSystem.EIGHT_BIT)
+        # Each background is an xterm-256 entry, so a 256-colour terminal shows exactly it.
+        assert downgraded.get_truecolor() == colour.get_truecolor(), value
+        numbers[value] = downgraded.number
+    assert len(set(numbers.values())) == len(numbers)
+
+
+def test_the_web_palette_alone_would_collapse_in_256_colours():
+    # Why the 256-colour twin exists: the plain downgrade gives 128 to 1024 a single colour.
+    downgraded = {
+        Color.parse(TRUE_COLOUR[v].background).downgrade(ColorSystem.EIGHT_BIT).number
+        for v in (128, 256, 512, 1024)
+    }
+    assert len(downgraded) == 1
+
+
+@pytest.mark.parametrize("value", [1, 3, 6, -2, 2 * MAX_TILE])
+def test_palette_refuses_non_tiles(value):
+    with pytest.raises(ValueError, match="not a tile value"):
+        tile_colours(value)
+
+
+# ---- geometry -------------------------------------------------------------------------------------
+
+
+def test_the_board_fits_80x24_with_tiles_that_hold_the_largest_number():
+    geometry = board_geometry(80, 24)
+    assert geometry is not None
+    assert geometry.width <= 80 - 26 and geometry.height <= 24 - 2
+    assert geometry.tile_width >= len(str(MAX_TILE)) + 2
+
+
+def test_below_the_minimum_there_is_no_board():
+    assert MIN_WIDTH <= 80 and MIN_HEIGHT <= 24
+    assert board_geometry(MIN_WIDTH, MIN_HEIGHT) is not None
+    assert board_geometry(MIN_WIDTH - 1, MIN_HEIGHT) is None
+    assert board_geometry(MIN_WIDTH, MIN_HEIGHT - 1) is None
+
+
+def test_tiles_grow_with_the_terminal_and_stay_roughly_square():
+    sizes = [board_geometry(w, h) for w, h in [(80, 24), (120, 40), (200, 60)]]
+    assert all(g is not None for g in sizes)
+    areas = [g.tile_width * g.tile_height for g in sizes if g is not None]
+    assert areas == sorted(areas) and areas[0] < areas[-1]
+    for g in sizes:
+        assert g is not None
+        assert g.tile_height * 2 <= g.tile_width <= g.tile_height * 2 + 2
+    # A very wide but short terminal does not stretch tiles into bars.
+    wide = board_geometry(300, 24)
+    assert wide is not None and wide.tile_width <= 2 * wide.tile_height + 2
+
+
+def test_solver_values_are_formatted_for_reading():
+    assert format_value(1_607_824.4) == "1,607,824"
+    assert format_value(12.345) == "12.35"
+
+
+# ---- session --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path / "games.sqlite3") as store:
+        yield store
+
+
+def _legal_moves(session: Session, count: int) -> None:
+    for _ in range(count):
+        session.move(session.game.board.legal_moves()[0])
+
+
+def test_a_session_saves_every_move_and_resumes_exactly(store):
+    session = Session.resume(store, seed=11)
+    _legal_moves(session, 6)
+    session.undo()
+    _legal_moves(session, 2)
+    again = Session.resume(store)
+    assert again.game.to_dict() == session.game.to_dict()
+    assert again.saving
+
+
+def test_an_illegal_move_writes_nothing(store):
+    board = Board.parse("2 0 0 0/4 0 0 0/0 0 0 0/0 0 0 0")
+    session = Session.resume(store, game=Game.from_board(board, seed=1))
+    player = store.local_player()
+    before = store.current_game(player.id)
+    turn = session.move(Direction.LEFT)
+    assert not turn.changed
+    assert store.current_game(player.id).revision == before.revision
+
+
+def test_best_covers_earlier_games_and_the_game_on_screen(store):
+    session = Session.resume(store, seed=5)
+    _legal_moves(session, 30)
+    first_score = session.game.score
+    assert first_score > 0
+    session.new_game(seed=6)
+    assert session.game.score == 0 and session.best == first_score
+    assert Session.resume(store).best == first_score
+
+
+def test_a_second_window_playing_the_same_game_is_noticed(store):
+    here = Session.resume(store, seed=21)
+    there = Session.resume(store)
+    there.move(there.game.board.legal_moves()[0])
+    with pytest.raises(ChangedElsewhere):
+        here.move(here.game.board.legal_moves()[-1])
+    # Nothing was played over the other window's move: this session now shows the stored game.
+    assert here.game.to_dict() == there.game.to_dict()
+    here.move(here.game.board.legal_moves()[0])
+    assert Session.resume(store).game.to_dict() == here.game.to_dict()
+
+
+def test_a_failing_store_stops_saving_but_never_loses_the_move(store):
+    session = Session.resume(store, seed=8)
+    _legal_moves(session, 2)
+    store.close()  # every later write fails
+    board_before = session.game.board
+    direction = session.game.board.legal_moves()[0]
+    turn = session.move(direction)
+    assert turn.changed and session.game.moves == 3
+    assert turn.board == board_before.move(direction).board.with_tile(*turn.spawn)
+    assert not session.saving
+    error = session.take_save_error()
+    assert error is not None and "closed" in error
+    assert session.take_save_error() is None
+    _legal_moves(session, 1)
+    assert session.game.moves == 4
+
+
+def test_an_unsaved_session_plays_like_a_game():
+    session = Session.unsaved(Game.new(3))
+    reference = Game.new(3)
+    for _ in range(5):
+        direction = session.game.board.legal_moves()[0]
+        session.move(direction)
+        reference.move(direction)
+    assert session.undo() and reference.undo()
+    assert session.game.to_dict() == reference.to_dict()
+    assert not session.saving and session.take_save_error() is None
+
+
+# ---- Store.set_aside (added to the store for the terminal game's "start fresh") ---------------------
+
+
+def test_set_aside_moves_a_damaged_database_and_its_companions_out_of_the_way(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"garbage")
+    (tmp_path / "games.sqlite3-wal").write_bytes(b"wal")
+    (tmp_path / "games.sqlite3-shm").write_bytes(b"shm")
+    target = Store.set_aside(path)
+    assert target.parent == tmp_path and target.name.startswith("games.sqlite3.damaged-")
+    assert target.read_bytes() == b"garbage"
+    assert (tmp_path / (target.name + "-wal")).read_bytes() == b"wal"
+    assert (tmp_path / (target.name + "-shm")).read_bytes() == b"shm"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [target.name, target.name + "-wal", target.name + "-shm"]
+    )
+    with Store.open(path) as store:
+        assert store.current_game(store.local_player().id).moves == 0
+
+
+def test_set_aside_keeps_a_real_database_readable_under_its_new_name(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with Store.open(path) as store:
+        player = store.local_player()
+        store.new_game(player.id, seed=9)
+        store.move(player.id, store.current_game(player.id).id, "left")
+    target = Store.set_aside(path)
+    with Store.open(target) as store:
+        player = store.local_player()
+        assert store.current_game(player.id).moves == 1
+
+
+def test_set_aside_refuses_what_is_not_a_file(tmp_path):
+    with pytest.raises(OSError, match="not a file"):
+        Store.set_aside(tmp_path)
+    with pytest.raises(OSError, match="not a file"):
+        Store.set_aside(tmp_path / "missing.sqlite3")
