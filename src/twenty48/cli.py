@@ -15,6 +15,7 @@ from twenty48 import __version__
 COMMANDS: dict[str, str] = {
     "replay": "replay",
     "serve": "serve",
+    "play": "play",
     "hint": "hint",
     "bench": "bench",
 }

@@ -1,0 +1,31 @@
+"""``2048 play``: the game in the terminal, saved to the same database as the browser game."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from twenty48.commands.replay import parse_seed
+
+HELP = "Play in the terminal; the game is saved after every move and resumes next time."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed", type=parse_seed, default=None, help="start a new game from this seed instead of resuming"
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the SQLite database of saved games (default: the one the browser game uses)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
+    from twenty48.tui import Twenty48App
+
+    Twenty48App(db_path=args.db, seed=args.seed).run()
+    return 0

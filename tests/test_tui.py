@@ -1,0 +1,406 @@
+"""The terminal game driven through Textual's pilot: keys, undo, dialogs, saving and resuming, the
+minimum size, an unreadable database, hints and auto-play. Every app runs on a real store in tmp_path
+and the real solver at a fixed small depth (its answers are then reproducible)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from twenty48.ai import best_move, rank_moves
+from twenty48.game import Game
+from twenty48.rules import Board, Direction
+from twenty48.store import Store
+from twenty48.tui import GameScreen, SolverSettings, Twenty48App
+from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
+from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, BoardView, HintPanel, StatBox
+
+SIZE = (80, 24)
+SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)
+KEYS = {
+    Direction.UP: ["up", "w", "k"],
+    Direction.DOWN: ["down", "s", "j"],
+    Direction.LEFT: ["left", "a", "h"],
+    Direction.RIGHT: ["right", "d", "l"],
+}
+KEY_DIRECTION = {key: direction for direction, keys in KEYS.items() for key in keys}
+
+# One move from the first 2048 (left merges the 1024s), and one move from the end (left merges the 8s
+# and the spawn fills the board with no pair left).
+WINNING = Board.parse("1024 1024 4 2/8 16 32 64/0 0 0 0/0 0 0 0")
+LOSING = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8")
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+def make_app(db, **kwargs) -> Twenty48App:
+    kwargs.setdefault("settings", SETTINGS)
+    kwargs.setdefault("true_colour", True)
+    return Twenty48App(db_path=db, **kwargs)
+
+
+def screen_of(app: Twenty48App) -> GameScreen:
+    assert app.game_screen is not None
+    return app.game_screen
+
+
+def stored_game(db) -> Game:
+    with Store.open(db) as store:
+        player = store.local_player()
+        return store.load_game(player.id, store.current_game(player.id).id)
+
+
+async def wait_until(pilot, condition, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.02)
+
+
+# ---- keys -----------------------------------------------------------------------------------------
+
+
+async def test_arrows_wasd_and_hjkl_move_and_every_move_is_saved(db):
+    app = make_app(db, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        reference = Game.new(7)
+        for key, direction in KEY_DIRECTION.items():
+            await pilot.press(key)
+            reference.move(direction)
+            game = screen_of(app).game
+            assert game.to_dict() == reference.to_dict(), key
+            assert stored_game(db).to_dict() == reference.to_dict(), key
+        assert reference.moves > 0
+
+
+async def test_a_held_key_plays_each_repeat_once_and_in_order(db):
+    # Key repeat and fast typing arrive as a burst of key events; the pilot sends them back to back.
+    burst = ["left"] * 6 + ["up"] * 6 + ["right", "down"] * 8 + ["a", "w", "d", "s"] * 5
+    app = make_app(db, seed=99)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*burst)
+        reference = Game.new(99)
+        for key in burst:
+            reference.move(KEY_DIRECTION[key])
+        assert screen_of(app).game.to_dict() == reference.to_dict()
+    assert stored_game(db).actions == reference.actions
+
+
+async def test_the_screen_shows_score_best_and_moves(db):
+    app = make_app(db, game=Game.from_board(Board.parse("2 2 4 4/0 0 0 0/0 0 0 0/0 0 0 0"), seed=1))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("left")
+        assert screen.query_one("#score", StatBox).number == 12
+        assert screen.query_one("#best", StatBox).number == 12
+        assert screen.query_one("#moves", StatBox).number == 1
+        tiles = {tile.cell: tile.value for tile in screen.query_one(BoardView).tiles}
+        assert tiles == dict(enumerate(screen.game.board.cells))
+
+
+async def test_spawned_and_merged_tiles_are_marked_for_a_moment(db):
+    app = make_app(db, game=Game.from_board(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"), seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")
+        turn_spawn = screen_of(app).game.board.cells
+        tiles = {tile.cell: tile for tile in screen_of(app).query_one(BoardView).tiles}
+        marks = {cell: tile.mark for cell, tile in tiles.items() if tile.mark}
+        spawned = [cell for cell, mark in marks.items() if mark == "spawned"]
+        assert len(spawned) == 1 and turn_spawn[spawned[0]] in (2, 4)
+        assert [cell for cell, mark in marks.items() if mark == "merged"] == [0]
+        assert tiles[0].styles.outline.top[0] == "heavy"
+        await pilot.pause(0.6)
+        assert all(tile.mark is None for tile in tiles.values())
+        assert tiles[0].styles.outline.top[0] == ""
+
+
+# ---- undo and new game ----------------------------------------------------------------------------
+
+
+async def test_undo_takes_back_the_last_move_and_is_saved(db):
+    app = make_app(db, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        assert screen.check_action("undo", ()) is None  # shown disabled: nothing to undo yet
+        await pilot.press("u")
+        assert screen.game.moves == 0
+        await pilot.press("left", "up")
+        after_first = Game.replay(3, screen.game.actions[:1])
+        await pilot.press("u")
+        assert screen.game.to_dict() == after_first.to_dict()
+        assert stored_game(db).to_dict() == after_first.to_dict()
+        assert screen.check_action("undo", ()) is True
+
+
+async def test_new_game_asks_first_when_a_game_is_in_progress(db):
+    app = make_app(db, seed=12)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("n")  # nothing played yet: no question
+        assert app.screen is screen and screen.game.moves == 0
+        first_seed = screen.game.seed
+        await pilot.press("left", "down", "n")
+        assert isinstance(app.screen, ConfirmNewGame)
+        await pilot.press("n")  # "keep playing"
+        assert app.screen is screen and screen.game.moves == 2
+        await pilot.press("n", "escape")
+        assert app.screen is screen and screen.game.moves == 2
+        await pilot.press("n", "y")
+        assert app.screen is screen and screen.game.moves == 0
+        assert screen.game.seed != first_seed
+    assert stored_game(db).seed == screen.game.seed
+
+
+# ---- saving and resuming ---------------------------------------------------------------------------
+
+
+async def test_quitting_and_starting_again_resumes_exactly(db):
+    app = make_app(db, seed=2024)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["left", "up", "right", "down"] * 4, "u")
+        before = screen_of(app).game.to_dict()
+        best = screen_of(app).session.best
+        await pilot.press("q")
+    assert app.return_code == 0
+    again = make_app(db)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = screen_of(again)
+        assert screen.game.to_dict() == before  # board, score, moves, undo history, seed
+        assert screen.query_one("#best", StatBox).number == best
+        await pilot.press("u")
+        assert screen.game.moves == before["moves"] - 1
+
+
+async def test_the_best_score_outlives_the_game_that_made_it(db):
+    game = Game.from_board(Board.parse("512 512 0 0/0 0 0 0/0 0 0 0/0 0 0 0"), seed=5, score=3000)
+    app = make_app(db, game=game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left", "n", "y")
+        assert screen_of(app).query_one("#best", StatBox).number == 4024
+    again = make_app(db)
+    async with again.run_test(size=SIZE):
+        screen = screen_of(again)
+        assert screen.game.score == 0
+        assert screen.query_one("#best", StatBox).number == 4024
+
+
+# ---- win and game over ----------------------------------------------------------------------------
+
+
+async def test_winning_offers_keep_going_and_never_asks_twice(db):
+    app = make_app(db, game=Game.from_board(WINNING, seed=6, score=20000))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")
+        assert isinstance(app.screen, WinDialog)
+        await pilot.press("left")  # the dialog holds the keys: no move behind it
+        assert screen_of(app).game.moves == 1
+        await pilot.press("k")
+        screen = screen_of(app)
+        assert app.screen is screen and screen.game.keep_playing
+        assert stored_game(db).keep_playing
+        await pilot.press("up", "down", "left", "right")
+        assert app.screen is screen and screen.game.moves > 1
+
+
+async def test_winning_then_new_game_starts_over(db):
+    app = make_app(db, game=Game.from_board(WINNING, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left", "n")
+        screen = screen_of(app)
+        assert app.screen is screen and screen.game.moves == 0 and not screen.game.won
+
+
+async def test_an_unanswered_win_is_asked_again_after_a_restart(db):
+    app = make_app(db, game=Game.from_board(WINNING, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left", "q")
+    again = make_app(db)
+    async with again.run_test(size=SIZE) as pilot:
+        assert isinstance(again.screen, WinDialog)
+        await pilot.press("escape")  # escape keeps going
+        assert screen_of(again).game.keep_playing
+
+
+async def test_game_over_shows_the_final_score_and_offers_a_new_game(db):
+    app = make_app(db, game=Game.from_board(LOSING, seed=3, score=5000))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")
+        assert isinstance(app.screen, GameOverDialog)
+        final = screen_of(app).game.score
+        assert final == 5016
+        assert f"Final score: {final}" in app.screen.message
+        await pilot.press("c")  # look at the board
+        screen = screen_of(app)
+        assert app.screen is screen and screen.game.over
+        assert screen.check_action("undo", ()) is None
+        await pilot.press("u", "left")
+        assert screen.game.moves == 1
+        await pilot.press("n")  # a finished game needs no confirmation
+        assert app.screen is screen and screen.game.moves == 0 and not screen.game.over
+
+
+async def test_game_over_try_again(db):
+    app = make_app(db, game=Game.from_board(LOSING, seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left", "n")
+        assert not screen_of(app).game.over and app.screen is screen_of(app)
+
+
+# ---- terminal size --------------------------------------------------------------------------------
+
+
+async def test_too_small_a_terminal_is_refused_politely_until_it_grows(db):
+    app = make_app(db, seed=1)
+    async with app.run_test(size=(MIN_WIDTH - 1, MIN_HEIGHT)) as pilot:
+        screen = screen_of(app)
+        assert screen.has_class("-too-small")
+        message = str(screen.query_one("#too-small").render())
+        assert f"{MIN_WIDTH}x{MIN_HEIGHT}" in message and "press q to quit" in message
+        await pilot.press("left", "up", "A", "question_mark")
+        assert screen.game.moves == 0 and not screen.autoplay
+        await pilot.resize_terminal(*SIZE)
+        assert not screen.has_class("-too-small")
+        await pilot.press("left", "up")
+        assert screen.game.moves > 0
+
+
+async def test_the_board_follows_the_terminal_size(db):
+    app = make_app(db, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        board = screen_of(app).query_one(BoardView)
+        small = board.size
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        large = board.size
+        assert large.width > small.width and large.height > small.height
+        assert large.width <= 120 - 26
+
+
+# ---- an unreadable database -----------------------------------------------------------------------
+
+
+async def test_a_corrupt_database_is_explained_and_can_be_started_fresh(db):
+    db.write_bytes(b"this is not a database" * 200)
+    app = make_app(db, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, DatabaseErrorDialog)
+        assert str(db) in dialog.message
+        await pilot.press("f")
+        screen = screen_of(app)
+        assert app.screen is screen and screen.session.saving
+        await pilot.press("left", "up")
+        moves = screen.game.moves
+    aside = [p for p in db.parent.iterdir() if p.name.startswith(db.name + ".damaged")]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not a database")
+    assert stored_game(db).moves == moves
+
+
+async def test_an_unreadable_database_can_be_played_without_saving(db):
+    db.write_bytes(b"\0" * 4096)
+    app = make_app(db, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, DatabaseErrorDialog)
+        await pilot.press("p")
+        screen = screen_of(app)
+        assert not screen.session.saving
+        await pilot.press("left")
+        assert screen.game.moves == 1
+        assert "not saved" in str(screen.query_one("#status").render())
+    assert db.read_bytes() == b"\0" * 4096
+
+
+async def test_quitting_from_the_database_dialog(db):
+    db.mkdir()  # a directory where the file should be
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, DatabaseErrorDialog)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+# ---- hints and auto-play --------------------------------------------------------------------------
+
+
+async def test_a_hint_ranks_every_legal_move_and_highlights_the_best(db):
+    app = make_app(db, seed=31)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("left", "up")
+        board = screen.game.board
+        await pilot.press("question_mark")
+        hint = screen.query_one(HintPanel)
+        await wait_until(pilot, lambda: hint.ranking is not None)
+        expected = rank_moves(board, depth=1)
+        assert hint.board == board and hint.ranking == expected
+        assert list(hint.ranking) == list(expected)  # best first
+        text = hint.render()
+        best_line = str(text).splitlines()[0]
+        assert best_line.startswith(f"{'↑↓←→'[next(iter(expected)).index]} {next(iter(expected)).value}")
+        assert "★" in best_line
+        assert len(str(text).splitlines()) == 4  # every direction listed, illegal ones dashed
+        # The hint belongs to its position: a move clears it.
+        await pilot.press(screen.game.board.legal_moves()[0].value)
+        assert hint.ranking is None
+
+
+async def test_a_late_solver_answer_never_plays_or_shows_in_the_wrong_position(db):
+    app = make_app(db, seed=31)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("question_mark", "left")  # move before the answer can be used
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hint = screen.query_one(HintPanel)
+        assert hint.ranking is None or hint.board == screen.game.board
+        assert screen.game.moves == 1
+
+
+async def test_auto_play_plays_the_solvers_moves_until_stopped(db):
+    app = make_app(db, seed=77)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("A")
+        assert screen.autoplay
+        await wait_until(pilot, lambda: screen.game.moves >= 6)
+        await pilot.press("A")
+        assert not screen.autoplay
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        stopped_at = screen.game.moves
+        await pilot.pause(0.2)
+        assert screen.game.moves == stopped_at
+        actions = screen.game.actions
+    # Every move auto-play made is the solver's choice for the position it was made in.
+    replay = Game.new(77)
+    for action in actions:
+        assert best_move(replay.board, depth=1) == action
+        replay.move(action)
+    assert stored_game(db).actions == actions
+
+
+async def test_a_key_press_takes_over_from_auto_play(db):
+    app = make_app(db, seed=78)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("A")
+        await wait_until(pilot, lambda: screen.game.moves >= 2)
+        await pilot.press("u")
+        assert not screen.autoplay
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        moves = screen.game.moves
+        await pilot.pause(0.2)
+        assert screen.game.moves == moves
+
+
+async def test_auto_play_stops_at_the_win(db):
+    app = make_app(db, game=Game.from_board(WINNING, seed=6))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("A")
+        await wait_until(pilot, lambda: isinstance(app.screen, WinDialog))
+        assert not screen_of(app).autoplay
