@@ -44,14 +44,12 @@ def reference_chance(board: Board, depth: int, cprob: float, threshold: float, h
     for cell in empty:
         for value, p in ((2, 0.9), (4, 0.1)):
             spawned = board.with_tile(cell, value)
-            best = 0.0
-            for direction in Direction:
-                result = spawned.move(direction)
-                if result.changed and result.board.max_tile <= 32768:
-                    best = max(
-                        best, reference_chance(result.board, depth - 1, cprob * p, threshold, heuristic)
-                    )
-            total += p * best
+            values = [
+                reference_chance(result.board, depth - 1, cprob * p, threshold, heuristic)
+                for result in (spawned.move(direction) for direction in Direction)
+                if result.changed and result.board.max_tile <= 32768
+            ]
+            total += p * max(values, default=heuristic.loss)
     return total / len(empty)
 
 
@@ -148,5 +146,7 @@ def test_stop_flag_aborts_a_search():
     board = fast.to_bitboard(played_position(3, 200))
     control = np.zeros(2, dtype=np.int64)
     control[search.STOP] = 1
-    search.chance_value(np.uint64(board), 8, 1.0, 0.0, DEFAULT.table(), np.zeros(0, search.ENTRY), 1, control)
+    search.chance_value(
+        np.uint64(board), 8, 1.0, 0.0, DEFAULT.table(), DEFAULT.loss, np.zeros(0, search.ENTRY), 1, control
+    )
     assert control[search.NODES] == 0

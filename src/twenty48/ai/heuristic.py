@@ -22,15 +22,16 @@ ROWS = 1 << 16
 class Heuristic:
     """The weights of the per-line evaluation.
 
-    Each of the eight lines contributes ``base + empty_weight * empty + merge_weight * merges
+    Each of the eight lines contributes ``empty_weight * empty + merge_weight * merges
     - monotonicity_weight * min(increase, decrease) - sum_weight * sum(rank ** sum_power)``,
     where ``rank`` is a tile's exponent, ``merges`` counts tiles in runs of equal neighbours
     (gaps ignored) and ``increase``/``decrease`` add up ``rank ** monotonicity_power``
-    steps against each direction of the line. ``base`` keeps every live board far above a
-    lost one, which the search scores 0.
+    steps against each direction of the line. A lost position (no legal move) is worth
+    ``loss``; only its distance to the live values matters, and it sets how much risk of
+    losing the search accepts for a better board.
     """
 
-    base: float = 200_000.0
+    loss: float = -1_600_000.0
     empty_weight: float = 270.0
     merge_weight: float = 700.0
     monotonicity_power: float = 4.0
@@ -41,12 +42,15 @@ class Heuristic:
     def table(self) -> np.ndarray:
         """The value of every row, indexed by its 16 bits (leftmost cell in the low nibble)."""
         out = np.empty(ROWS, dtype=np.float64)
-        _fill(out, np.array(astuple(self), dtype=np.float64))
+        _fill(out, self._weights())
         return out
 
     def line_value(self, ranks: tuple[int, int, int, int]) -> float:
         """One line's value from its four tile exponents (0 = empty), in line order."""
-        return float(_line(ranks[0], ranks[1], ranks[2], ranks[3], np.array(astuple(self), dtype=np.float64)))
+        return float(_line(ranks[0], ranks[1], ranks[2], ranks[3], self._weights()))
+
+    def _weights(self) -> np.ndarray:
+        return np.array(astuple(self)[1:], dtype=np.float64)
 
 
 #: The weights the solver uses unless told otherwise.
@@ -55,7 +59,7 @@ DEFAULT = Heuristic()
 
 @njit(cache=True)
 def _line(r0: int, r1: int, r2: int, r3: int, w: np.ndarray) -> float:
-    base, empty_w, merge_w, mono_pow, mono_w, sum_pow, sum_w = w[0], w[1], w[2], w[3], w[4], w[5], w[6]
+    empty_w, merge_w, mono_pow, mono_w, sum_pow, sum_w = w[0], w[1], w[2], w[3], w[4], w[5]
     ranks = (r0, r1, r2, r3)
     empty = 0
     merges = 0
@@ -84,7 +88,7 @@ def _line(r0: int, r1: int, r2: int, r3: int, w: np.ndarray) -> float:
             decrease += a - b
         else:
             increase += b - a
-    return base + empty_w * empty + merge_w * merges - mono_w * min(increase, decrease) - sum_w * total
+    return empty_w * empty + merge_w * merges - mono_w * min(increase, decrease) - sum_w * total
 
 
 @njit(cache=True)

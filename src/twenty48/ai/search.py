@@ -4,7 +4,7 @@
 has just produced (a tile is about to spawn), searched ``depth`` rounds deep: a round is
 every spawn (each empty cell, 2 with probability 0.9 and 4 with 0.1) followed by the best
 move; after the last round the board is scored by the heuristic table. A position with
-no legal move scores 0, below every live board. The caller plays the root move, so a
+no legal move scores ``lost``. The caller plays the root move, so a
 root move searched with ``depth = D`` is exactly nneonneo/2048-ai's ``depth_limit = D``.
 
 Two prunings keep it fast, both as in nneonneo/2048-ai and both optional so the tests
@@ -105,6 +105,7 @@ def chance_value(
     cprob: float,
     threshold: float,
     table: np.ndarray,
+    lost: float,
     tt: np.ndarray,
     stamp: int,
     control: np.ndarray,
@@ -140,7 +141,7 @@ def chance_value(
             spawned_t = transpose(spawned)
             child_p = cprob * p
             leaf = depth == 1 or child_p < threshold
-            best = 0.0
+            best = -np.inf
             for d in range(4):
                 # Each child is computed in both orientations for one transpose: rows slide
                 # left/right on the board, columns slide up/down as rows of the transposed board.
@@ -164,9 +165,13 @@ def chance_value(
                 if leaf:
                     value = _score(moved, moved_t, table)
                 else:
-                    value = chance_value(moved, depth - 1, child_p, threshold, table, tt, stamp, control)
+                    value = chance_value(
+                        moved, depth - 1, child_p, threshold, table, lost, tt, stamp, control
+                    )
                 if value > best:
                     best = value
+            if best == -np.inf:
+                best = lost
             total += p * best
     value = total / empties
     if use_tt:

@@ -82,18 +82,16 @@ def analyse(
     roots = _root_moves(board)
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
-    table = _table(heuristic or DEFAULT)
-    control = np.zeros(2, dtype=np.int64)
+    weights = heuristic or DEFAULT
+    kernel = _Kernel(_table(weights), weights.loss, threshold, np.zeros(2, dtype=np.int64))
     with _transposition_table(transposition) as tt:
         if time_limit is None:
             reached = depth if depth is not None else default_depth(board)
-            values = _search(roots, reached, threshold, table, tt, control)
+            values = _search(roots, reached, kernel, tt)
         else:
-            values, reached = _deepen(
-                roots, depth or MAX_DEPTH, time_limit, start, threshold, table, tt, control
-            )
+            values, reached = _deepen(roots, depth or MAX_DEPTH, time_limit, start, kernel, tt)
     ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
-    return Analysis(ranked, reached, int(control[search.NODES]), time.perf_counter() - start)
+    return Analysis(ranked, reached, int(kernel.control[search.NODES]), time.perf_counter() - start)
 
 
 def rank_moves(
@@ -165,16 +163,32 @@ def _next_stamp() -> int:
     return (next(_stamps) - 1) % 0xFFFFFFFF + 1
 
 
-def _search(
-    roots: list[_Root], depth: int, threshold: float, table: np.ndarray, tt: np.ndarray, control: np.ndarray
-) -> dict[Direction, float]:
+@dataclass(frozen=True, slots=True)
+class _Kernel:
+    """What every call of the kernel in one search shares."""
+
+    table: np.ndarray
+    lost: float
+    threshold: float
+    control: np.ndarray
+
+
+def _search(roots: list[_Root], depth: int, kernel: _Kernel, tt: np.ndarray) -> dict[Direction, float]:
     stamp = _next_stamp()
     values = {}
     for root in roots:
         # A squeezed board's labels mean something else than a plain board's: keep their entries apart.
         root_stamp = _next_stamp() if root.squeezed else stamp
         values[root.direction] = search.chance_value(
-            root.after, depth, 1.0, threshold, table, tt, root_stamp, control
+            root.after,
+            depth,
+            1.0,
+            kernel.threshold,
+            kernel.table,
+            kernel.lost,
+            tt,
+            root_stamp,
+            kernel.control,
         )
     return values
 
@@ -184,17 +198,15 @@ def _deepen(
     max_depth: int,
     time_limit: float,
     start: float,
-    threshold: float,
-    table: np.ndarray,
+    kernel: _Kernel,
     tt: np.ndarray,
-    control: np.ndarray,
 ) -> tuple[dict[Direction, float], int]:
     # Depth 1 always completes (well under a millisecond), so there is always an answer.
-    values = _search(roots, 1, threshold, table, tt, control)
+    values = _search(roots, 1, kernel, tt)
     reached = 1
     deadline = start + time_limit
     watchdog = threading.Timer(
-        max(0.0, deadline - time.perf_counter()), control.__setitem__, (search.STOP, 1)
+        max(0.0, deadline - time.perf_counter()), kernel.control.__setitem__, (search.STOP, 1)
     )
     watchdog.daemon = True
     watchdog.start()
@@ -205,8 +217,8 @@ def _deepen(
             began = time.perf_counter()
             if began + previous * growth > deadline:
                 break
-            deeper = _search(roots, reached + 1, threshold, table, tt, control)
-            if control[search.STOP]:
+            deeper = _search(roots, reached + 1, kernel, tt)
+            if kernel.control[search.STOP]:
                 break
             took = time.perf_counter() - began
             growth = max(2.0, took / max(previous, 1e-6))

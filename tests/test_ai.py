@@ -1,0 +1,191 @@
+"""The solver's public API: legal answers on every board, settings, threads, reproducible play."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from twenty48 import fast
+from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search
+from twenty48.ai.play import play_game
+from twenty48.ai.reduce import squeeze
+from twenty48.game import Game
+from twenty48.rules import Board, Direction
+
+OVER = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
+MIDGAME = Board.parse("2 8 4 2/4 16 32 8/8 64 128 2/1024 512 256 4")
+# A crowded board whose tree stays big for many rounds, so that a deep search takes long.
+CROWDED = Board.parse("2 4 8 16/4 8 16 32/0 2 4 8/0 0 2 1024")
+
+# Tile exponents 0 (empty) to 17 (131072): every legal value, including what a bitboard cannot hold.
+boards = st.lists(st.integers(0, 17), min_size=16, max_size=16).map(
+    lambda exponents: Board.from_cells([1 << e if e else 0 for e in exponents])
+)
+
+
+@given(boards)
+@settings(max_examples=300, deadline=None)
+def test_solver_only_ever_answers_legal_moves(board):
+    try:
+        for direction in board.legal_moves():
+            board.move(direction)
+    except ValueError:
+        # Two 131072 tiles about to merge: no game reaches this board, and the rules refuse it.
+        with pytest.raises(ValueError, match="131072"):
+            rank_moves(board, depth=1)
+        return
+    ranked = rank_moves(board, depth=1)
+    assert set(ranked) == set(board.legal_moves())
+    assert list(ranked.values()) == sorted(ranked.values(), reverse=True)
+    move = best_move(board, depth=1)
+    if not board.legal_moves():
+        assert move is None
+    else:
+        assert move in board.legal_moves()
+        assert move == next(iter(ranked))
+
+
+@given(boards)
+@settings(max_examples=300, deadline=None)
+def test_squeezing_keeps_the_legal_moves(board):
+    squeezed = squeeze(board)
+    mask = fast.legal_mask(squeezed)
+    assert {d for d in Direction if mask >> d.index & 1} == set(board.legal_moves())
+    if fast.representable(board):
+        assert squeezed == fast.to_bitboard(board)
+
+
+def test_squeezing_keeps_small_tiles_and_the_order_of_big_ones():
+    board = Board.parse("131072 65536 2 4/8 0 0 0/0 0 0 0/0 0 0 0")
+    assert fast.from_bitboard(squeeze(board)) == Board.parse("32768 16384 2 4/8 0 0 0/0 0 0 0/0 0 0 0")
+
+
+def test_merging_two_32768_tiles_is_a_move_the_solver_can_rank():
+    board = Board.parse("32768 32768 4 2/2 4 8 16/4 8 16 32/2 4 8 16")
+    ranked = rank_moves(board, depth=2)
+    assert set(ranked) == {Direction.LEFT, Direction.RIGHT}
+    assert all(np.isfinite(v) for v in ranked.values())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "65536 65536 0 0/0 0 0 0/0 0 0 0/131072 0 0 2",
+        "131072 65536 32768 16384/8192 4096 2048 1024/512 256 128 64/32 16 8 8",
+        "131072 2 4 8/2 4 8 16/4 8 16 32/8 16 32 0",
+    ],
+)
+def test_boards_with_tiles_beyond_the_bitboard_get_a_legal_move(text):
+    board = Board.parse(text)
+    for setting in ({}, {"depth": 2}, {"time_limit": 0.02}):
+        assert best_move(board, **setting) in board.legal_moves()
+
+
+def test_game_over_has_no_move():
+    assert rank_moves(OVER) == {}
+    assert best_move(OVER) is None
+    assert best_move(Game.from_board(OVER, seed=1)) is None
+
+
+def test_a_game_and_its_board_rank_the_same():
+    game = Game.new(11)
+    for _ in range(30):
+        game.move(best_move(game, depth=1))
+    assert rank_moves(game, depth=2) == rank_moves(game.board, depth=2)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="depth"):
+        rank_moves(MIDGAME, depth=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        rank_moves(MIDGAME, time_limit=0)
+    with pytest.raises(TypeError, match="Board or a Game"):
+        rank_moves("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
+
+
+def test_default_depth_grows_with_the_board():
+    assert default_depth(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")) == 3
+    assert default_depth(MIDGAME) > default_depth(Board.parse("2 4 0 0/8 0 0 0/0 0 0 0/0 0 0 0"))
+
+
+def test_time_limit_bounds_the_search():
+    unbounded = analyse(CROWDED, depth=8)
+    assert unbounded.seconds > 0.15, (
+        "the position must be slow to search deeply for this test to mean anything"
+    )
+    started = time.perf_counter()
+    bounded = analyse(CROWDED, time_limit=0.05)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.05 + 0.1
+    assert 1 <= bounded.depth < 8
+    assert set(bounded.values) == set(CROWDED.legal_moves())
+
+
+def test_a_tiny_time_limit_still_answers():
+    assert best_move(CROWDED, time_limit=1e-6) in CROWDED.legal_moves()
+
+
+def test_search_releases_the_gil():
+    board = np.uint64(fast.move(fast.to_bitboard(CROWDED), Direction.LEFT.index))
+    table = np.zeros(0, search.ENTRY)
+    weights = DEFAULT.table()
+    control = np.zeros(2, dtype=np.int64)
+    started = threading.Event()
+
+    def work():
+        started.set()
+        search.chance_value(board, 7, 1.0, 1e-4, weights, DEFAULT.loss, table, 1, control)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    spins = 0
+    while worker.is_alive():
+        spins += 1
+    worker.join()
+    assert control[search.NODES] > 10_000
+    # Holding the GIL, the kernel would stall this loop until it returned.
+    assert spins > 100_000
+
+
+def test_concurrent_searches_agree_with_sequential_ones():
+    positions = [MIDGAME, CROWDED, Board.parse("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2")] * 2
+    expected = [rank_moves(b, depth=3) for b in positions]
+    results: list[dict[Direction, float] | None] = [None] * len(positions)
+
+    def work(i):
+        results[i] = rank_moves(positions[i], depth=3)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(positions))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == expected
+
+
+def test_fixed_seed_games_are_reproducible():
+    def play(seed):
+        game = Game.new(seed)
+        for _ in range(120):
+            game.move(best_move(game, depth=2))
+        return game
+
+    first, second = play(5), play(5)
+    assert first.actions == second.actions
+    assert first.score == second.score > 0
+    assert Game.replay(5, first.actions).board == first.board
+    assert play_game(5, depth=2, max_moves=120).score == first.score
+
+
+def test_solver_games_run_to_the_end():
+    record = play_game(3, depth=1)
+    assert record.moves == len(record.move_ms) > 100
+    final = Game.new(3)
+    assert record.max_tile >= 256
+    assert final.seed == record.seed
