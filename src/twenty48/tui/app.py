@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from twenty48.ai import rank_moves
+from twenty48.ai import rank_moves, warm_up
 from twenty48.game import Game, Turn
 from twenty48.rules import Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
@@ -188,6 +188,7 @@ class GameScreen(Screen[None]):
         self._fit(self.app.size.width, self.app.size.height)
         self._show()
         self._offer_dialog()
+        self._warm_up()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -237,7 +238,8 @@ class GameScreen(Screen[None]):
         self.query_one("#best", StatBox).show_number(self.session.best)
         self.query_one("#moves", StatBox).show_number(game.moves)
         hint = self.query_one(HintPanel)
-        if hint.ranking is not None and hint.board != game.board:
+        # A hint belongs to its position. Auto-play keeps its last ranking up until the next arrives.
+        if hint.board is not None and hint.board != game.board and not self.autoplay:
             hint.show_idle()
         self._show_status()
         if game.can_undo != self._undo_shown:
@@ -327,8 +329,7 @@ class GameScreen(Screen[None]):
         if self.game.over:
             hint.show_ranking(self.game.board, {})
             return
-        if self._thinking_about != self.game.board:
-            hint.show_thinking()
+        hint.show_thinking(self.game.board)
         self._ask_solver(self.settings.hint_seconds)
 
     def action_autoplay(self) -> None:
@@ -387,6 +388,12 @@ class GameScreen(Screen[None]):
             return
         self._thinking_about = board
         self._rank(board, seconds)
+
+    @work(thread=True, group="solver", exit_on_error=False)
+    def _warm_up(self) -> None:
+        # Loading the compiled search takes a moment (longer the very first time, while numba compiles):
+        # done now, in the background, the first hint or auto-played move does not wait for it.
+        warm_up()
 
     @work(thread=True, group="solver", exit_on_error=False)
     def _rank(self, board: Board, seconds: float) -> None:

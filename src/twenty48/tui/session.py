@@ -84,10 +84,6 @@ class Session:
         return self._saved is not None
 
     @property
-    def store(self) -> Store | None:
-        return self._saved.store if self._saved is not None else None
-
-    @property
     def best(self) -> int:
         """The best score the player ever reached, this game included."""
         return max(self._best, self.game.score)

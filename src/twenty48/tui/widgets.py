@@ -165,7 +165,6 @@ class StatBox(Widget):
     StatBox {{
         width: 1fr;
         height: 4;
-        padding: 0 1;
         background: {FRAME};
         color: {LIGHT_TEXT};
         content-align: center middle;
@@ -211,7 +210,7 @@ class HintPanel(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Hint"
-        #: The ranking on display and the board it ranks; None while there is none.
+        #: The ranking on display (None while there is none) and the board it is for (None when idle).
         self.ranking: dict[Direction, float] | None = None
         self.board: Board | None = None
         self.show_idle()
@@ -220,8 +219,9 @@ class HintPanel(Static):
         self._forget()
         self.update(Text("Press ? for a hint,\nA to let the solver play.", style="italic"))
 
-    def show_thinking(self) -> None:
-        self._forget()
+    def show_thinking(self, board: Board) -> None:
+        self.ranking = None
+        self.board = board
         self.update(Text("Thinking…", style="italic"))
 
     def show_message(self, message: str) -> None:
