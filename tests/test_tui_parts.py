@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+
 import pytest
 from rich.color import Color, ColorSystem
 
@@ -209,3 +219,84 @@ def test_set_aside_refuses_what_is_not_a_file(tmp_path):
         Store.set_aside(tmp_path)
     with pytest.raises(OSError, match="not a file"):
         Store.set_aside(tmp_path / "missing.sqlite3")
+
+
+# ---- the command ------------------------------------------------------------------------------------
+
+
+def test_play_takes_a_seed_and_a_database_path(tmp_path):
+    from twenty48.cli import build_parser
+    from twenty48.commands import play
+
+    args = build_parser().parse_args(["play", "--seed", "5", "--db", str(tmp_path / "x.sqlite3")])
+    assert args.run is play.run and args.seed == 5 and args.db == tmp_path / "x.sqlite3"
+    defaults = build_parser().parse_args(["play"])
+    assert defaults.seed is None and defaults.db is None
+
+
+def test_play_refuses_a_bad_seed(capsys):
+    from twenty48.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--seed", "banana"])
+    assert exit_info.value.code == 2
+    assert "seed must be an integer" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
+def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
+    """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0."""
+    db = tmp_path / "games.sqlite3"
+    command = [sys.executable, "-m", "twenty48", "play", "--seed", "42", "--db", str(db)]
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child becomes the game
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, command)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    screen = b""
+
+    def read_until(needle: bytes, timeout: float) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + timeout
+        while needle not in screen and time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    screen += os.read(fd, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_until(b"seed 42", 30)
+        assert b"seed 42" in screen
+        reference = Game.new(42)
+        direction = reference.board.legal_moves()[0]
+        os.write(fd, {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D"}[direction])
+        reference.move(direction)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with Store.open(db) as store:
+                if store.current_game(store.local_player().id).moves == 1:
+                    break
+            time.sleep(0.05)
+        os.write(fd, b"q")
+        read_until(b"\0never", 5)
+    finally:
+        status = _wait_or_kill(pid, timeout=10)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert b"Traceback" not in screen
+    with Store.open(db) as store:
+        player = store.local_player()
+        assert store.load_game(player.id, store.current_game(player.id).id).to_dict() == reference.to_dict()
+
+
+def _wait_or_kill(pid: int, timeout: float) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)  # a hung game must not hang the suite
+    return os.waitpid(pid, 0)[1]
