@@ -198,8 +198,7 @@ class HintPanel(Static):
 
     DEFAULT_CSS = f"""
     HintPanel {{
-        height: auto;
-        min-height: 6;
+        height: 6;
         padding: 0 1;
         border: round {FRAME};
         border-title-color: {TEXT};
