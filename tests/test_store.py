@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -334,3 +335,30 @@ def test_a_damaged_game_row_is_reported(store: Store, path: Path) -> None:
     db.commit()
     with pytest.raises(StoreUnreadableError, match="damaged"):
         store.get_game(player.id, record.id)
+
+
+def test_group_commit_commits_at_once_and_flushes_the_log_once(path: Path, monkeypatch) -> None:
+    synced: list[int] = []
+    real_fsync = store_module.os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.fstat(fd).st_ino)
+        real_fsync(fd)
+
+    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    with Store.open(path, group_commit=True) as s, Store.open(path) as reader:
+        player = s.local_player()
+        record = s.current_game(player.id)
+        for _ in range(3):
+            record = s.move(player.id, record.id, legal(record)).game
+        # Committed: another connection sees the moves before any flush.
+        assert reader.get_game(player.id, record.id).moves == 3
+        s.flush()
+        assert synced == [Path(f"{path}-wal").stat().st_ino]
+        s.flush()
+        s.get_game(player.id, record.id)
+        s.flush()
+        assert len(synced) == 1  # nothing committed since: no disk wait
+        s.move(player.id, record.id, legal(record))
+        s.flush()
+        assert len(synced) == 2

@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"2048: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     try:
-        store = Store.open(args.db)
+        # Group commit: the server's store thread flushes once per batch of actions (web/worker.py).
+        store = Store.open(args.db, group_commit=True)
     except StoreError as exc:
         sock.close()
         print(f"2048: {exc}", file=sys.stderr)

@@ -16,6 +16,7 @@ from twenty48 import __version__
 from twenty48.store import Store
 from twenty48.web import errors, routes
 from twenty48.web.guard import Guard
+from twenty48.web.worker import StoreWorker
 
 HERE = Path(__file__).parent
 #: The page: index.html and the files it loads.
@@ -42,7 +43,7 @@ def create_app(
         if warm_solver:
             threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
         yield
-        web.executor.shutdown(wait=True)
+        web.worker.close()
 
     app = FastAPI(
         title="twenty48",
@@ -53,7 +54,7 @@ def create_app(
         openapi_url="/openapi.json",
         lifespan=lifespan,
     )
-    web = routes.WebContext(store=store)
+    web = routes.WebContext(store=store, worker=StoreWorker(store))
     app.state.web = web
     errors.install(app)
     app.include_router(routes.router)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any, TypeVar
 
 import anyio
-from fastapi import APIRouter, Depends, Path, Query, Request, status
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
+from pydantic import BaseModel
 
 from twenty48.rules import Board, Direction
 from twenty48.store import GameFinishedError, Store
@@ -30,6 +29,7 @@ from twenty48.web.models import (
     RankedMove,
     ReplayAnswer,
 )
+from twenty48.web.worker import StoreWorker
 
 T = TypeVar("T")
 
@@ -44,39 +44,43 @@ class WebContext:
     """What the routes share: the store, the thread that talks to it, the solver's budget."""
 
     store: Store
-    #: One thread: the store serialises its calls anyway, and one queue beats 40 threads on a lock.
-    executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twenty48-store")
-    )
+    worker: StoreWorker
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
     hint_limiter: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(1))
+    #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
 
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """The request's context and player, resolved by one dependency (each costs time per request)."""
+
+    web: WebContext
+    player: int
+
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, partial(fn, *args, **kwargs))
+        return await self.web.worker.run(fn, *args, **kwargs)
 
 
-def context(request: Request) -> WebContext:
+async def session(request: Request) -> Session:
+    # async: FastAPI would run a plain function in its thread pool, a hop per request.
     web: WebContext = request.app.state.web
-    return web
-
-
-async def player_id(request: Request) -> int:
-    web = context(request)
     token = player_token(request.scope)
-    known = web.players.get(token)
-    if known is not None:
-        return known
-    player = await web.run(web.store.web_player, token)
-    if len(web.players) >= PLAYER_CACHE_SIZE:
-        web.players.clear()
-    web.players[token] = player.id
-    return player.id
+    player = web.players.get(token)
+    if player is None:
+        player = (await web.worker.run(web.store.web_player, token)).id
+        if len(web.players) >= PLAYER_CACHE_SIZE:
+            web.players.clear()
+        web.players[token] = player
+    return Session(web, player)
 
 
-Web = Annotated[WebContext, Depends(context)]
-Player = Annotated[int, Depends(player_id)]
+def _json(answer: BaseModel, status_code: int = 200) -> Response:
+    # Serialised by pydantic-core directly: returning the model would make FastAPI validate it again.
+    return Response(answer.model_dump_json(), status_code=status_code, media_type="application/json")
+
+
+Current = Annotated[Session, Depends(session)]
 GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player.")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -100,83 +104,101 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
-@router.get("/game", summary="The player's current game (started on first visit)")
-async def current_game(web: Web, player: Player) -> GameState:
-    return GameState.of(await web.run(web.store.current_game, player))
+@router.get("/game", response_model=GameState, summary="The player's current game (started on first visit)")
+async def current_game(me: Current) -> Response:
+    return _json(GameState.of(await me.run(me.web.store.current_game, me.player)))
 
 
-@router.post("/games", status_code=status.HTTP_201_CREATED, summary="Start a new game")
-async def new_game(web: Web, player: Player, body: NewGameRequest | None = None) -> GameState:
+@router.post(
+    "/games", response_model=GameState, status_code=status.HTTP_201_CREATED, summary="Start a new game"
+)
+async def new_game(me: Current, body: NewGameRequest | None = None) -> Response:
     seed = body.seed if body is not None else None
-    return GameState.of(await web.run(web.store.new_game, player, seed))
+    record = await me.run(me.web.store.new_game, me.player, seed)
+    return _json(GameState.of(record), status.HTTP_201_CREATED)
 
 
-@router.get("/games", summary="The player's games, newest first")
+@router.get("/games", response_model=GameList, summary="The player's games, newest first")
 async def list_games(
-    web: Web,
-    player: Player,
+    me: Current,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id")] = None,
-) -> GameList:
-    games = await web.run(web.store.games, player, limit=limit, before=before)
-    return GameList(
-        games=[GameListItem.of(g) for g in games],
-        next_before=games[-1].id if len(games) == limit else None,
+) -> Response:
+    games = await me.run(me.web.store.games, me.player, limit=limit, before=before)
+    return _json(
+        GameList(
+            games=[GameListItem.of(g) for g in games],
+            next_before=games[-1].id if len(games) == limit else None,
+        )
     )
 
 
-@router.get("/games/{game_id}", summary="One game's state")
-async def get_game(web: Web, player: Player, game_id: GameId) -> GameState:
-    return GameState.of(await web.run(web.store.get_game, player, game_id))
+@router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
+async def get_game(me: Current, game_id: GameId) -> Response:
+    return _json(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
 @router.post(
     "/games/{game_id}/move",
+    response_model=MoveAnswer,
     responses=_CONFLICT,
     summary="Play a direction",
     description="Applies the move only if `revision` is the game's current revision. Revisions, "
     "not move counts, guard against stale clients: undo lowers the move count, so a count can "
     "name two different positions, whereas every accepted action bumps the revision. An illegal "
-    "move answers 200 with `changed: false` and changes nothing.",
+    "move answers 200 with `changed: false` and changes nothing. The answer is sent only after "
+    "the move is committed to disk.",
 )
-async def move(web: Web, player: Player, game_id: GameId, body: MoveRequest) -> MoveAnswer:
-    outcome = await web.run(web.store.move, player, game_id, body.direction, revision=body.revision)
-    return MoveAnswer.of(outcome)
+async def move(me: Current, game_id: GameId, body: MoveRequest) -> Response:
+    store = me.web.store
+    outcome = await me.run(store.move, me.player, game_id, body.direction, revision=body.revision)
+    return _json(MoveAnswer.of(outcome))
 
 
-@router.post("/games/{game_id}/undo", responses=_CONFLICT, summary="Take back the last move")
-async def undo(web: Web, player: Player, game_id: GameId, body: ActionRequest) -> GameState:
-    return GameState.of(await web.run(web.store.undo, player, game_id, revision=body.revision))
+@router.post(
+    "/games/{game_id}/undo", response_model=GameState, responses=_CONFLICT, summary="Take back the last move"
+)
+async def undo(me: Current, game_id: GameId, body: ActionRequest) -> Response:
+    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
+    return _json(GameState.of(record))
 
 
-@router.post("/games/{game_id}/keep-going", responses=_CONFLICT, summary="Play on after winning")
-async def keep_going(web: Web, player: Player, game_id: GameId, body: ActionRequest) -> GameState:
-    return GameState.of(await web.run(web.store.keep_going, player, game_id, revision=body.revision))
+@router.post(
+    "/games/{game_id}/keep-going",
+    response_model=GameState,
+    responses=_CONFLICT,
+    summary="Play on after winning",
+)
+async def keep_going(me: Current, game_id: GameId, body: ActionRequest) -> Response:
+    record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
+    return _json(GameState.of(record))
 
 
 @router.get(
     "/games/{game_id}/hint",
+    response_model=HintAnswer,
     responses=_CONFLICT,
     summary="The solver's ranking of the legal moves",
     description="Runs the expectimax solver on the game's position for at most `time_ms`.",
 )
 async def hint(
-    web: Web,
-    player: Player,
+    me: Current,
     game_id: GameId,
     time_ms: Annotated[int, Query(ge=10, le=MAX_HINT_MS)] = DEFAULT_HINT_MS,
-) -> HintAnswer:
-    record = await web.run(web.store.get_game, player, game_id)
+) -> Response:
+    record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
         raise GameFinishedError("the game is over: there is no move to rank", record)
     ranking = await anyio.to_thread.run_sync(
-        partial(_rank, record.board, time_ms / 1000), limiter=web.hint_limiter
+        partial(_rank, record.board, time_ms / 1000), limiter=me.web.hint_limiter
     )
-    return HintAnswer(
-        game_id=record.id,
-        revision=record.revision,
-        best=next(iter(ranking)),
-        moves=[RankedMove(direction=d, value=v) for d, v in ranking.items()],
+    return _json(
+        HintAnswer(
+            game_id=record.id,
+            revision=record.revision,
+            best=next(iter(ranking)),
+            moves=[RankedMove(direction=d, value=v) for d, v in ranking.items()],
+        )
     )
 
 
@@ -187,11 +209,16 @@ def _rank(board: Board, time_limit: float) -> dict[Direction, float]:
     return rank_moves(board, time_limit=time_limit)
 
 
-@router.get("/games/{game_id}/replay", responses=_CONFLICT, summary="A finished game's seed and moves")
-async def replay(web: Web, player: Player, game_id: GameId) -> ReplayAnswer:
-    return ReplayAnswer.of(await web.run(web.store.replay, player, game_id))
+@router.get(
+    "/games/{game_id}/replay",
+    response_model=ReplayAnswer,
+    responses=_CONFLICT,
+    summary="A finished game's seed and moves",
+)
+async def replay(me: Current, game_id: GameId) -> Response:
+    return _json(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
-@router.get("/best", summary="The player's best score")
-async def best(web: Web, player: Player) -> BestScore:
-    return BestScore(best=await web.run(web.store.best_score, player))
+@router.get("/best", response_model=BestScore, summary="The player's best score")
+async def best(me: Current) -> Response:
+    return _json(BestScore(best=await me.run(me.web.store.best_score, me.player)))
