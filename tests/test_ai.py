@@ -134,7 +134,7 @@ def test_search_releases_the_gil():
     board = np.uint64(fast.move(fast.to_bitboard(CROWDED), Direction.LEFT.index))
     table = np.zeros(0, search.ENTRY)
     weights = DEFAULT.table()
-    control = np.zeros(2, dtype=np.int64)
+    control = search.new_control()
     started = threading.Event()
 
     def work():

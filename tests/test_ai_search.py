@@ -144,7 +144,7 @@ def reference_rank_with_squeezed_root(board: Board, depth: int) -> dict[Directio
 
 def test_stop_flag_aborts_a_search():
     board = fast.to_bitboard(played_position(3, 200))
-    control = np.zeros(2, dtype=np.int64)
+    control = search.new_control()
     control[search.STOP] = 1
     search.chance_value(
         np.uint64(board), 8, 1.0, 0.0, DEFAULT.table(), DEFAULT.loss, np.zeros(0, search.ENTRY), 1, control

@@ -18,9 +18,10 @@ can compare the kernel with a plain expectimax:
 Inside the tree a move that would merge two 32768 tiles (a 65536, which 4 bits cannot
 hold) is not explored; the caller handles such a move exactly when it is the root move.
 
-``control[STOP]`` lets another thread abort a search: the kernel polls it at every chance
-node and, once it is set, unwinds at once with meaningless values the caller discards.
-``control[NODES]`` counts the chance nodes expanded.
+``control`` steers a search from outside: ``control[NODES]`` counts the chance nodes
+expanded; reaching ``control[LIMIT]`` sets ``control[STOP]``, and so does a watchdog thread
+when time is up. Once it is set, the kernel unwinds at once with meaningless values that
+the caller discards.
 """
 
 from __future__ import annotations
@@ -42,11 +43,20 @@ from twenty48.fast.bitboard import (
 
 STOP = 0
 NODES = 1
+LIMIT = 2
 
 #: Transposition-table entry: one cache line holds two and a half of them.
 ENTRY = np.dtype(
     [("key", np.uint64), ("value", np.float64), ("stamp", np.uint32), ("depth", np.int32)], align=True
 )
+
+
+def new_control(limit: int | None = None) -> np.ndarray:
+    """A fresh control block: not stopped, no node counted, at most ``limit`` nodes (or no limit)."""
+    control = np.zeros(3, dtype=np.int64)
+    control[LIMIT] = np.iinfo(np.int64).max if limit is None else limit
+    return control
+
 
 _ROW = np.uint64(0xFFFF)
 _ONES = np.uint64(0x1111111111111111)
@@ -114,7 +124,8 @@ def chance_value(
     b = np.uint64(b)
     if depth <= 0 or cprob < threshold:
         return evaluate(b, table)
-    if control[STOP]:
+    if control[STOP] or control[NODES] >= control[LIMIT]:
+        control[STOP] = 1
         return 0.0
     control[NODES] += 1
     use_tt = tt.shape[0] > 0

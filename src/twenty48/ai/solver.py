@@ -6,12 +6,13 @@ from the bitboard engine (or, when a tile is or would become 65536 or more, from
 valued by the compiled ``search.chance_value``. The search depth is one of
 
 * fixed (``depth=D``: nneonneo/2048-ai's ``depth_limit = D``);
-* a time budget (``time_limit`` seconds): iterative deepening from depth 1 until the next
-  depth is not expected to finish in time; a watchdog timer aborts a depth that runs late,
-  so the call returns within the budget plus well under a millisecond (depth 1 always
-  completes);
-* adaptive (the default): deeper when the board holds more distinct tiles, as the game gets
-  harder, capped by a work budget so a hint stays fast (``default_depth``).
+* a time budget (``time_limit`` seconds, with ``depth`` as an optional cap): iterative
+  deepening from depth 1 until the next depth is not expected to finish in time; a watchdog
+  timer aborts a depth that runs late, so the call returns within the budget plus well under
+  a millisecond (depth 1 always completes);
+* adaptive (the default): iterative deepening toward ``default_depth`` (deeper as the board
+  holds more distinct tiles) within a budget of ``NODE_BUDGET`` chance nodes. Counting nodes
+  instead of seconds keeps it fast and still deterministic: a seeded game replays exactly.
 
 The kernel runs without the GIL; each concurrent search takes its own transposition table
 from a small pool, so any number of threads may call ``rank_moves`` at once.
@@ -40,6 +41,8 @@ from twenty48.rules import Board, Direction
 PROBABILITY_THRESHOLD = 1e-4
 #: Deepest search a time budget may reach (the tree is far too big beyond it anyway).
 MAX_DEPTH = 12
+#: Chance nodes the default setting may expand per move (about 50 ms on one core of 2024 hardware).
+NODE_BUDGET = 500_000
 #: Transposition-table entries per concurrent search (24 bytes each).
 TABLE_SIZE = 1 << 20
 
@@ -83,13 +86,14 @@ def analyse(
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
     weights = heuristic or DEFAULT
-    kernel = _Kernel(_table(weights), weights.loss, threshold, np.zeros(2, dtype=np.int64))
+    kernel = _Kernel(_table(weights), weights.loss, threshold, search.new_control())
     with _transposition_table(transposition) as tt:
-        if time_limit is None:
-            reached = depth if depth is not None else default_depth(board)
-            values = _search(roots, reached, kernel, tt)
+        if time_limit is not None:
+            values, reached = _deepen(roots, depth or MAX_DEPTH, kernel, tt, deadline=start + time_limit)
+        elif depth is not None:
+            values, reached = _search(roots, depth, kernel, tt), depth
         else:
-            values, reached = _deepen(roots, depth or MAX_DEPTH, time_limit, start, kernel, tt)
+            values, reached = _deepen(roots, default_depth(board), kernel, tt, node_budget=NODE_BUDGET)
     ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
     return Analysis(ranked, reached, int(kernel.control[search.NODES]), time.perf_counter() - start)
 
@@ -109,7 +113,9 @@ def best_move(
 
 
 def default_depth(board: Board) -> int:
-    """The adaptive depth: nneonneo/2048-ai's rule, deeper as the board holds more distinct tiles."""
+    """The depth the default setting aims for: nneonneo/2048-ai's rule, deeper as the board holds
+    more distinct tiles. It deepens toward it while ``NODE_BUDGET`` lasts, so the late game, where
+    the rule asks for more than a hint can afford, gets the deepest search that fits."""
     distinct = len({v for v in board.cells if v})
     return max(3, distinct - 2)
 
@@ -196,37 +202,50 @@ def _search(roots: list[_Root], depth: int, kernel: _Kernel, tt: np.ndarray) -> 
 def _deepen(
     roots: list[_Root],
     max_depth: int,
-    time_limit: float,
-    start: float,
     kernel: _Kernel,
     tt: np.ndarray,
+    deadline: float | None = None,
+    node_budget: int | None = None,
 ) -> tuple[dict[Direction, float], int]:
+    """Iterative deepening up to ``max_depth``, within a deadline (``time.perf_counter`` seconds)
+    or a budget of chance nodes. A depth starts only if, growing as the last one did, it is
+    expected to fit; one that overruns anyway is aborted and its values are not used."""
+    control = kernel.control
+    began = time.perf_counter()
     # Depth 1 always completes (well under a millisecond), so there is always an answer.
     values = _search(roots, 1, kernel, tt)
     reached = 1
-    deadline = start + time_limit
-    watchdog = threading.Timer(
-        max(0.0, deadline - time.perf_counter()), kernel.control.__setitem__, (search.STOP, 1)
-    )
-    watchdog.daemon = True
-    watchdog.start()
+    last_nodes, last_seconds = int(control[search.NODES]), time.perf_counter() - began
+    # A first guess at how much dearer the next depth is; afterwards the last ratio seen.
+    node_growth, time_growth = 64.0, 4.0
+    watchdog = None
+    if deadline is not None:
+        watchdog = threading.Timer(
+            max(0.0, deadline - time.perf_counter()), control.__setitem__, (search.STOP, 1)
+        )
+        watchdog.daemon = True
+        watchdog.start()
+    if node_budget is not None:
+        control[search.LIMIT] = node_budget
     try:
-        previous = time.perf_counter() - start
-        growth = 4.0
         while reached < max_depth:
-            began = time.perf_counter()
-            if began + previous * growth > deadline:
+            nodes_before, began = int(control[search.NODES]), time.perf_counter()
+            if deadline is not None and began + last_seconds * time_growth > deadline:
+                break
+            if node_budget is not None and nodes_before + last_nodes * node_growth > node_budget:
                 break
             deeper = _search(roots, reached + 1, kernel, tt)
-            if kernel.control[search.STOP]:
+            if control[search.STOP]:
                 break
-            took = time.perf_counter() - began
-            growth = max(2.0, took / max(previous, 1e-6))
-            previous = took
+            nodes, seconds = int(control[search.NODES]) - nodes_before, time.perf_counter() - began
+            node_growth = max(2.0, nodes / max(last_nodes, 1))
+            time_growth = max(2.0, seconds / max(last_seconds, 1e-6))
+            last_nodes, last_seconds = nodes, seconds
             values = deeper
             reached += 1
     finally:
-        watchdog.cancel()
+        if watchdog is not None:
+            watchdog.cancel()
     return values, reached
 
 
