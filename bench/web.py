@@ -72,7 +72,9 @@ class Connection:
 
 @dataclass
 class Tally:
+    #: Seconds from due to answered, for every answered move (errors included).
     latencies: list[float] = field(default_factory=list)
+    moves: int = 0
     errors: int = 0
 
 
@@ -101,7 +103,9 @@ class Player:
             return
         if tally is not None:
             tally.latencies.append(time.perf_counter() - due)
-            if status != 200:
+            if status == 200:
+                tally.moves += 1
+            else:
                 tally.errors += 1
         if status == 200:
             self.state = answer["state"]
@@ -161,12 +165,11 @@ def run_mode(mode: str, clients: int, period: float | None, duration: float) -> 
             process.terminate()
             process.wait(10)
     latencies = sorted(tally.latencies)
-    moves = len(latencies) - tally.errors
     return {
         "mode": mode,
         "clients": clients,
-        "moves": moves,
-        "moves_per_s": round(moves / seconds, 1),
+        "moves": tally.moves,
+        "moves_per_s": round(tally.moves / seconds, 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 2),
         "p99_ms": round(latencies[int(0.99 * (len(latencies) - 1))] * 1000, 2),
         "errors": tally.errors,

@@ -430,3 +430,16 @@ def test_openapi_documents_the_revision_guard_and_errors(client: TestClient) -> 
     assert {"200", "404", "409", "422"} <= set(move_op["responses"])
     assert "revision" in schema["components"]["schemas"]["MoveRequest"]["properties"]
     assert set(schema["components"]["schemas"]["Direction"]["enum"]) == {d.value for d in Direction}
+
+
+def test_even_an_unexpected_failure_answers_json_with_the_headers(store: Store) -> None:
+    app = create_app(store)
+
+    @app.get("/api/broken")
+    async def broken() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/api/broken")
+    assert_error(response, 500, "internal_error")
+    assert response.headers["content-security-policy"] == CSP

@@ -11,6 +11,7 @@ import fastapi_offline
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import Store
@@ -32,6 +33,16 @@ one, and every game id of another player answers 404. Errors answer
 `{"error": code, "detail": message}`; a 409 also carries the current `state`."""
 
 
+class GameApp(FastAPI):
+    """FastAPI with ``Guard`` outermost, so that even an answer made by Starlette's last-resort
+    error handler carries the security headers."""
+
+    allowed_hosts: frozenset[str] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return Guard(super().build_middleware_stack(), allowed_hosts=self.allowed_hosts)
+
+
 def create_app(
     store: Store, *, allowed_hosts: frozenset[str] | None = None, warm_solver: bool = False
 ) -> FastAPI:
@@ -45,7 +56,7 @@ def create_app(
         yield
         web.worker.close()
 
-    app = FastAPI(
+    app = GameApp(
         title="twenty48",
         version=__version__,
         description=DESCRIPTION,
@@ -73,7 +84,7 @@ def create_app(
     async def docs_script() -> FileResponse:
         return FileResponse(DOCS / "start.js")
 
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
+    app.allowed_hosts = allowed_hosts
     return app
 
 

@@ -71,7 +71,13 @@ async def _store(_: Request, exc: Exception) -> JSONResponse:
     return error_response(503, "store_unavailable", str(exc))
 
 
+async def _internal(_: Request, exc: Exception) -> JSONResponse:
+    # A bug, never the client's input; the page still gets JSON it can show.
+    return error_response(500, "internal_error", f"the server failed: {type(exc).__name__}")
+
+
 def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(StoreError, _store)
+    app.add_exception_handler(Exception, _internal)
