@@ -24,7 +24,7 @@ from twenty48.ai.heuristic import DEFAULT, Heuristic
 from twenty48.ai.play import play_game
 
 POWERS = ("monotonicity_power", "sum_power")
-WEIGHTS = ("empty_weight", "merge_weight", "monotonicity_weight", "sum_weight")
+WEIGHTS = ("loss", "empty_weight", "merge_weight", "monotonicity_weight", "sum_weight")
 
 
 def perturb(base: Heuristic, rng: random.Random) -> Heuristic:
