@@ -1,102 +1,414 @@
-// A minimal page: it sends directions and draws what the server answers. The server holds the rules.
-const $ = (id) => document.getElementById(id);
-const KEYS = {
-  ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
-  w: "up", s: "down", a: "left", d: "right", k: "up", j: "down", h: "left", l: "right",
-};
-let state = null;
-// Actions run one at a time in the order pressed; each carries the revision it was meant for.
-const queue = [];
-let busy = false;
+// The page's controller. Input becomes a queue of actions, sent to the server one at a time in the
+// order they were made, each naming the revision it was meant for; the answers are drawn and
+// animated. The server holds the game and its rules; this file only keeps the last state it sent.
 
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, data: await response.json() };
+import { api } from "./api.js";
+import { Sound } from "./audio.js";
+import { I18n, chooseLanguage } from "./i18n.js";
+import { bindKeys, bindSwipe } from "./input.js";
+import { BoardView } from "./render.js";
+import { Settings } from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+const settings = new Settings();
+const i18n = new I18n(chooseLanguage(settings.get("lang")));
+const t = (key, vars) => i18n.t(key, vars);
+const view = new BoardView($("frame"), (value) => (value ? t("tile", { n: value }) : t("empty")));
+const sound = new Sound(settings);
+// Auto-play: [pause between moves, solver budget] in ms.
+const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };
+const HINT_MS = 300;
+
+let state = null; // the server's latest answer
+const queue = []; // {type: "move", dir, auto?} | {type: "undo" | "keep" | "new"}
+let pumping = false;
+let overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
+let overAfterWin = false; // the winning move was also the last one
+let offline = false;
+let auto = false;
+let autoTimer = 0;
+let noticeTimer = 0;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function notice(text, ms = 0) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
+  clearTimeout(noticeTimer);
+  if (ms) noticeTimer = setTimeout(() => (box.hidden = true), ms);
 }
 
-function draw(message = "") {
-  const board = $("board");
-  board.replaceChildren();
-  for (const value of state.board.flat()) {
-    const cell = document.createElement("div");
-    cell.className = "cell" + (value ? (value > 2048 ? " big" : ` v${value}`) : "");
-    cell.textContent = value || "";
-    cell.setAttribute("role", "gridcell");
-    cell.setAttribute("aria-label", value ? `${value} tile` : "empty cell");
-    board.append(cell);
-  }
+function announce(text) {
+  $("live").textContent = text;
+}
+
+function showScores() {
   $("score").textContent = state.score;
   $("best").textContent = state.best;
+  $("moves").textContent = state.moves;
   $("undo").disabled = !state.can_undo;
-  const banner = state.won && !state.keep_playing;
-  $("keep-going").hidden = !banner || state.over;
-  if (!message) {
-    if (state.over) message = "Game over! Press New game to try again.";
-    else if (banner) message = "You win! Keep going or start a new game.";
+  $("hint").disabled = state.over;
+  $("final").textContent = t("finalScore", { n: state.score });
+}
+
+function floatGain(points) {
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const plus = document.createElement("span");
+  plus.className = "plus";
+  plus.textContent = `+${points}`;
+  plus.addEventListener("animationend", () => plus.remove());
+  $("gain").append(plus);
+}
+
+function setOverlay(name) {
+  overlay = name;
+  $("win").hidden = name !== "win";
+  $("over").hidden = name !== "over";
+  if (name) setAuto(false);
+  if (name === "over") {
+    // Moves can no longer apply; a new game queued meanwhile still starts.
+    queue.splice(0, queue.length, ...queue.filter((a) => a.type === "new"));
+    announce(t("gameOverIs", { n: state.score }));
   }
-  $("message").textContent = message;
+  if (name) $(name === "win" ? "keep-going" : "again").focus({ preventScroll: true });
+}
+
+// The overlay a state calls for when it is shown without a move leading to it.
+function overlayFor(s) {
+  if (s.over) return "over";
+  return s.won && !s.keep_playing ? "win" : null;
+}
+
+// Show a state that did not come from a move: a load, undo, new game, or a refused action.
+function adopt(next, fresh = false) {
+  state = next;
+  view.clearHint();
+  const values = next.board.flat();
+  view.draw(values, fresh ? values.flatMap((v, i) => (v ? [i] : [])) : []);
+  showScores();
+  sound.gameOver(next.over);
+  setOverlay(overlayFor(next));
+}
+
+async function played(before, answer) {
+  state = answer.state;
+  if (!answer.changed) {
+    sound.effect("invalid");
+    view.nudge();
+    return;
+  }
+  view.clearHint();
+  const settled = view.animate(before.board.flat(), answer);
+  showScores();
+  if (answer.points) {
+    floatGain(answer.points);
+    announce(t("scoreIs", { n: state.score }));
+  }
+  const merged = answer.merges.map((cell) => state.board.flat()[cell]);
+  sound.effect(merged.length ? "merge" : "move", Math.max(0, ...merged));
+  if (!answer.won_now && !answer.over) return;
+  await settled;
+  if (answer.won_now) {
+    overAfterWin = answer.over;
+    setOverlay("win");
+    sound.effect("win");
+    announce(t("win"));
+  } else {
+    setOverlay("over");
+    sound.effect("over");
+  }
+  sound.gameOver(state.over);
 }
 
 async function perform(action) {
-  const id = state.id;
-  let answer;
-  if (action === "new") answer = await api("POST", "/api/games");
-  else if (action === "undo" || action === "keep-going")
-    answer = await api("POST", `/api/games/${id}/${action}`, { revision: state.revision });
-  else answer = await api("POST", `/api/games/${id}/move`, { direction: action, revision: state.revision });
-  const { status, data } = answer;
-  if (status === 200 || status === 201) state = data.state ?? data;
-  else if (data.state) state = data.state;
-  if (status === 409) queue.length = 0; // the game changed elsewhere: stale key presses are dropped
-  draw(status >= 400 ? data.detail : "");
-}
-
-async function pump() {
-  if (busy) return;
-  busy = true;
   try {
-    while (queue.length) await perform(queue.shift());
+    if (action.type === "move") {
+      if (!state.over) await played(state, await api.move(state, action.dir));
+    } else if (action.type === "undo") {
+      if (state.can_undo) adopt(await api.undo(state));
+    } else if (action.type === "keep") {
+      if (state.won && !state.keep_playing && !state.over) adopt(await api.keepGoing(state));
+    } else {
+      adopt(await api.newGame(), true);
+    }
   } catch (error) {
-    queue.length = 0;
-    $("message").textContent = `Connection problem: ${error.message}`;
-  } finally {
-    busy = false;
+    if (error.retryable) throw error;
+    await refused(error, action);
   }
 }
 
-function press(action) {
-  if (!state) return;
+async function refused(error, action) {
+  if (error.state && !error.state.finished) {
+    adopt(error.state);
+    // A first try that met a newer revision: another tab moved; the keys queued here were meant for
+    // the board as it was, so they are not applied to a different one. (A retried request that
+    // finds its own move already applied is not news.)
+    if (error.code === "stale_revision" && !action.retried) {
+      queue.length = 0;
+      notice(t("changed"), 4000);
+    }
+  } else if (error.state?.over && error.state.id === state.id) {
+    adopt(error.state);
+  } else if (error.state || error.status === 404) {
+    // Replaced by a newer game (another tab started one) or gone: show the current game.
+    queue.length = 0;
+    adopt(await api.current());
+    notice(t("changed"), 4000);
+  } else {
+    notice(t("refused", { d: error.message }), 5000);
+  }
+}
+
+async function pump() {
+  if (pumping || !state) return;
+  pumping = true;
+  let wait = 250;
+  while (queue.length && overlay !== "win") {
+    const action = queue.shift();
+    try {
+      await perform(action);
+      wait = 250;
+      if (offline) {
+        offline = false;
+        notice(t("online"), 2000);
+      }
+    } catch (error) {
+      // Unreachable or failing server: keep the action first in line and try again, later and later.
+      queue.unshift({ ...action, retried: true });
+      offline = true;
+      notice(t("offline", { n: queue.length }));
+      await sleep(wait);
+      wait = Math.min(wait * 2, 4000);
+    }
+  }
+  pumping = false;
+  if (auto && !queue.length) scheduleAuto(SPEEDS[settings.get("speed")][0]);
+}
+
+function enqueue(action) {
+  view.clearHint();
   queue.push(action);
   pump();
 }
 
-async function hint() {
-  if (!state || state.over) return;
-  const { status, data } = await api("GET", `/api/games/${state.id}/hint`);
-  $("message").textContent = status === 200 ? `Hint: ${data.best}` : data.detail;
+// ---- what the player does ------------------------------------------------------------------------
+
+function move(dir, repeat = false) {
+  if (overlay) return;
+  // Holding a key repeats it: take a repeat only when everything before it is done, so the
+  // queue never fills up behind a held key.
+  if (repeat && (queue.length || pumping || view.busy)) return;
+  enqueue({ type: "move", dir });
 }
 
-document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const direction = KEYS[event.key] ?? KEYS[event.key.toLowerCase()];
-  if (direction) {
-    event.preventDefault();
-    press(direction);
-  } else if (event.key.toLowerCase() === "n") press("new");
-  else if (event.key.toLowerCase() === "u") press("undo");
-});
-for (const button of document.querySelectorAll("[data-direction]"))
-  button.addEventListener("click", () => press(button.dataset.direction));
-$("new").addEventListener("click", () => press("new"));
-$("undo").addEventListener("click", () => press("undo"));
-$("keep-going").addEventListener("click", () => press("keep-going"));
-$("hint").addEventListener("click", hint);
+function undo(repeat = false) {
+  if (overlay || (repeat && (queue.length || pumping))) return;
+  if (state?.can_undo || queue.some((a) => a.type === "move")) enqueue({ type: "undo" });
+}
 
-api("GET", "/api/game").then(({ data }) => {
-  state = data;
-  draw();
-});
+function requestNewGame() {
+  setAuto(false);
+  const inProgress = state && !state.over && (state.moves > 0 || queue.length > 0);
+  if (inProgress) {
+    $("confirm").returnValue = "";
+    $("confirm").showModal();
+  }
+  else startNewGame();
+}
+
+function startNewGame() {
+  if (overlay === "win") queue.length = 0; // moves held behind the banner belonged to that game
+  setOverlay(null);
+  enqueue({ type: "new" });
+}
+
+function keepGoing() {
+  if (overAfterWin && state.over) {
+    overAfterWin = false;
+    setOverlay("over");
+    return;
+  }
+  setOverlay(null);
+  queue.unshift({ type: "keep" });
+  pump();
+}
+
+// ---- solver --------------------------------------------------------------------------------------
+
+async function hint() {
+  if (!state || state.over) return;
+  if (view.hintShown) return view.clearHint();
+  const seen = state.revision;
+  try {
+    const answer = await api.hint(state, HINT_MS);
+    if (state.revision !== seen) return;
+    const values = Object.fromEntries(answer.moves.map((m) => [m.direction, m.value]));
+    view.showHint(answer.best, values, (v) => i18n.number(v));
+    announce(t("hintIs", { d: t(answer.best) }));
+  } catch (error) {
+    if (error.retryable) notice(t("offline", { n: queue.length }), 3000);
+    else await refused(error, {});
+  }
+}
+
+function setAuto(on) {
+  if (on === auto) return;
+  auto = on;
+  clearTimeout(autoTimer);
+  $("auto").setAttribute("aria-pressed", on);
+  $("auto").textContent = t(on ? "stop" : "auto");
+  // Moves the solver chose but that were not sent yet are the solver's, not the player's.
+  if (!on) queue.splice(0, queue.length, ...queue.filter((a) => !a.auto));
+  else scheduleAuto(0);
+}
+
+function scheduleAuto(ms) {
+  clearTimeout(autoTimer);
+  autoTimer = setTimeout(autoStep, ms);
+}
+
+async function autoStep() {
+  if (!auto || !state || pumping || queue.length) return;
+  if (state.over) return setAuto(false);
+  const seen = state.revision;
+  try {
+    const answer = await api.hint(state, SPEEDS[settings.get("speed")][1]);
+    if (auto && state.revision === seen && !queue.length) enqueue({ type: "move", dir: answer.best, auto: true });
+  } catch (error) {
+    if (!auto) return;
+    if (error.retryable) {
+      notice(t("offline", { n: queue.length }), 3000);
+      scheduleAuto(1000);
+    } else {
+      await refused(error, {});
+      if (state.over) setAuto(false);
+      else scheduleAuto(0);
+    }
+  }
+}
+
+// ---- settings, language, theme -------------------------------------------------------------------
+
+function applyTheme() {
+  const theme = settings.get("theme");
+  if (theme === "system") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+}
+
+function applyLanguage(lang) {
+  i18n.apply(lang);
+  $("auto").textContent = t(auto ? "stop" : "auto");
+  for (const button of document.querySelectorAll("[data-lang]")) button.setAttribute("aria-pressed", button.dataset.lang === lang);
+  view.relabel();
+  if (state) showScores();
+}
+
+function bindSettings() {
+  for (const control of document.querySelectorAll("[data-setting]")) {
+    const key = control.dataset.setting;
+    const show = () => {
+      if (control.type === "checkbox") control.checked = settings.get(key);
+      else control.value = settings.get(key);
+    };
+    show();
+    settings.onChange((changed) => changed === key && show());
+    control.addEventListener(control.type === "range" ? "input" : "change", () => {
+      const value = control.type === "checkbox" ? control.checked : control.type === "range" ? Number(control.value) : control.value;
+      settings.set(key, value);
+    });
+  }
+  const soundButton = $("sound");
+  const showSound = () => soundButton.setAttribute("aria-pressed", !settings.get("muted"));
+  showSound();
+  settings.onChange((key) => {
+    if (key === "muted") showSound();
+    if (key === "theme") applyTheme();
+  });
+  soundButton.addEventListener("click", () => settings.set("muted", !settings.get("muted")));
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => {
+      settings.set("lang", button.dataset.lang);
+      // A chosen language replaces one forced by the address.
+      const url = new URL(location.href);
+      if (url.searchParams.has("lang")) {
+        url.searchParams.delete("lang");
+        history.replaceState(null, "", url);
+      }
+      applyLanguage(button.dataset.lang);
+    });
+  }
+}
+
+// ---- wiring --------------------------------------------------------------------------------------
+
+function bind() {
+  bindKeys({
+    key: () => {
+      if (!auto) return false;
+      setAuto(false);
+      return true;
+    },
+    move,
+    undo,
+    newGame: requestNewGame,
+  });
+  bindSwipe($("frame"), (dir) => {
+    setAuto(false);
+    move(dir);
+  });
+  for (const button of document.querySelectorAll(".pad [data-dir]")) {
+    button.addEventListener("click", () => {
+      setAuto(false);
+      move(button.dataset.dir);
+    });
+  }
+  $("new").addEventListener("click", requestNewGame);
+  $("win-new").addEventListener("click", requestNewGame);
+  $("again").addEventListener("click", startNewGame);
+  $("undo").addEventListener("click", () => {
+    setAuto(false);
+    undo();
+  });
+  $("keep-going").addEventListener("click", keepGoing);
+  $("hint").addEventListener("click", hint);
+  $("auto").addEventListener("click", () => setAuto(!auto && !!state && !state.over));
+  $("confirm-yes").addEventListener("click", () => $("confirm").close("yes"));
+  $("confirm-no").addEventListener("click", () => $("confirm").close());
+  $("confirm").addEventListener("close", () => $("confirm").returnValue === "yes" && startNewGame());
+  $("open-settings").addEventListener("click", () => $("settings").showModal());
+  $("close-settings").addEventListener("click", () => $("settings").close());
+  // Browsers allow sound only after a gesture; any of these counts.
+  for (const type of ["keydown", "pointerdown"]) document.addEventListener(type, () => sound.unlock(), { capture: true });
+  // Another tab may have played meanwhile: look again when this one comes back.
+  document.addEventListener("visibilitychange", async () => {
+    if (document.hidden || !state || pumping || queue.length) return;
+    try {
+      const now = await api.current();
+      if (now.id !== state.id || now.revision !== state.revision) adopt(now);
+    } catch {
+      // Nothing lost: the next action will report the problem.
+    }
+  });
+}
+
+async function start() {
+  applyTheme();
+  applyLanguage(i18n.lang);
+  bindSettings();
+  bind();
+  for (let wait = 250; !state; wait = Math.min(wait * 2, 4000)) {
+    try {
+      adopt(await api.current());
+    } catch {
+      notice(t("offline", { n: queue.length }));
+      await sleep(wait);
+    }
+  }
+  notice("");
+  performance.mark("twenty48:ready");
+  document.body.dataset.ready = "true";
+  pump();
+}
+
+start();

@@ -1,0 +1,50 @@
+// The server's JSON API. Every action names the revision it was meant for, so the server refuses
+// (409, with the current state) anything aimed at a position that has changed meanwhile.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.detail || `HTTP ${status}`);
+    this.status = status;
+    this.code = body.error || "";
+    // A 409 carries the game as it is now.
+    this.state = body.state || null;
+  }
+
+  // The server could not be reached or could not answer: the same request may simply be sent again.
+  get retryable() {
+    return this.status === 0 || this.status >= 500;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : undefined,
+      body: body ? JSON.stringify(body) : undefined,
+      cache: "no-store",
+    });
+  } catch (error) {
+    throw new ApiError(0, { error: "unreachable", detail: error.message });
+  }
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    // A proxy's or a dying server's page: the status says enough.
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+const game = (state, action) => `/api/games/${state.id}/${action}`;
+
+export const api = {
+  current: () => call("GET", "/api/game"),
+  newGame: () => call("POST", "/api/games"),
+  move: (state, direction) => call("POST", game(state, "move"), { direction, revision: state.revision }),
+  undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
+  keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
+  hint: (state, ms) => call("GET", game(state, `hint?time_ms=${ms}`)),
+};

@@ -1,0 +1,122 @@
+// Draws the board the server describes and animates what a move did: tiles slide from source to
+// destination (the server's slides), then merged tiles grow and the new tile pops in. Nothing here
+// decides a move; the cells always hold the server's latest board in data-value.
+
+const SLIDE_MS = 100;
+const STEP = 24.25; // slot + gap, in percent of the frame's width (see .tile.ghost in style.css)
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
+
+function tile(value, effect) {
+  const el = document.createElement("span");
+  el.className = effect ? `tile ${effect}` : "tile";
+  el.dataset.v = value;
+  el.textContent = value;
+  return el;
+}
+
+const at = (cell) => `translate(${3 + (cell % 4) * STEP}cqw, ${3 + Math.floor(cell / 4) * STEP}cqw)`;
+
+export class BoardView {
+  constructor(frame, label) {
+    this.frame = frame;
+    this.board = frame.querySelector("#board");
+    this.fx = frame.querySelector("#fx");
+    this.hints = frame.querySelector("#hints");
+    this.cells = [...this.board.children];
+    this.label = label; // value -> the cell's aria-label
+    this.values = Array(16).fill(0);
+    this.settle = null; // ends the running slide early
+  }
+
+  get busy() {
+    return this.settle !== null;
+  }
+
+  // Show `values` (16, row-major) at once; `pop` cells appear with the new-tile animation.
+  draw(values, pop = []) {
+    this.finish();
+    this.paint(values, pop, []);
+  }
+
+  paint(values, pop, grow) {
+    values.forEach((value, i) => {
+      const effect = pop.includes(i) ? "pop" : grow.includes(i) ? "grow" : "";
+      if (value === this.values[i] && !effect) return;
+      const cell = this.cells[i];
+      this.values[i] = value;
+      cell.dataset.value = value;
+      cell.setAttribute("aria-label", this.label(value));
+      cell.replaceChildren(...(value ? [tile(value, effect)] : []));
+    });
+  }
+
+  relabel() {
+    this.cells.forEach((cell, i) => cell.setAttribute("aria-label", this.label(this.values[i])));
+  }
+
+  // Animate a legal move from `before` to the answer's board; resolves once the board has settled.
+  animate(before, answer) {
+    this.finish();
+    const after = answer.state.board.flat();
+    const pop = answer.spawn ? [answer.spawn.cell] : [];
+    if (reducedMotion.matches) {
+      this.paint(after, [], []);
+      return Promise.resolve();
+    }
+    this.board.classList.add("sliding");
+    this.paint(after, [], []);
+    for (const [from, to] of answer.slides) {
+      const ghost = tile(before[from], "ghost");
+      this.fx.append(ghost);
+      ghost.animate([{ transform: at(from) }, { transform: at(to) }], {
+        duration: SLIDE_MS,
+        easing: "ease-in-out",
+        fill: "forwards",
+      });
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.finish(), SLIDE_MS);
+      this.settle = () => {
+        clearTimeout(timer);
+        this.settle = null;
+        this.fx.replaceChildren();
+        this.board.classList.remove("sliding");
+        this.paint(after, pop, answer.merges);
+        resolve();
+      };
+    });
+  }
+
+  // Jump to the end of a running slide (the next answer arrived first).
+  finish() {
+    if (this.settle) this.settle();
+  }
+
+  // A refused move: a small shake instead of silence.
+  nudge() {
+    if (reducedMotion.matches) return;
+    this.frame.classList.remove("nudge");
+    void this.frame.offsetWidth; // restart the animation
+    this.frame.classList.add("nudge");
+  }
+
+  // The solver's advice: each legal move's value at its edge, the best one marked by a big arrow.
+  showHint(best, values, format) {
+    for (const chip of this.hints.querySelectorAll(".chip")) {
+      const dir = chip.dataset.dir;
+      chip.textContent = `${ARROWS[dir]} ${dir in values ? format(values[dir]) : "–"}`;
+      chip.classList.toggle("best", dir === best);
+    }
+    this.hints.querySelector(".arrow").textContent = ARROWS[best];
+    this.hints.hidden = false;
+  }
+
+  clearHint() {
+    this.hints.hidden = true;
+  }
+
+  get hintShown() {
+    return !this.hints.hidden;
+  }
+}
