@@ -4,10 +4,12 @@ and the real solver at a fixed small depth (its answers are then reproducible)."
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
 
+from twenty48 import store as store_module
 from twenty48.ai import best_move, rank_moves
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
@@ -312,6 +314,26 @@ async def test_an_unreadable_database_can_be_played_without_saving(db):
         assert screen.game.moves == 1
         assert "not saved" in str(screen.query_one("#status").render())
     assert db.read_bytes() == b"\0" * 4096
+
+
+async def test_a_busy_database_can_be_tried_again(db, monkeypatch):
+    Store.open(db).close()
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
+    app = make_app(db, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, DatabaseErrorDialog)
+        assert "busy" in dialog.message and "Start fresh" not in dialog.message
+        holder.execute("ROLLBACK")
+        holder.close()
+        await pilot.press("r")
+        screen = screen_of(app)
+        assert app.screen is screen and screen.session.saving
+        await pilot.press("left")
+    assert stored_game(db).moves == screen.game.moves == 1
+    assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
 
 async def test_quitting_from_the_database_dialog(db):

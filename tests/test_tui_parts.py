@@ -7,6 +7,7 @@ import os
 import pty
 import select
 import signal
+import sqlite3
 import struct
 import sys
 import termios
@@ -15,9 +16,10 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
+from twenty48 import store as store_module
 from twenty48.game import Game
 from twenty48.rules import MAX_TILE, Board, Direction
-from twenty48.store import Store
+from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, board_geometry, format_value
@@ -300,3 +302,19 @@ def _wait_or_kill(pid: int, timeout: float) -> int:
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)  # a hung game must not hang the suite
     return os.waitpid(pid, 0)[1]
+
+
+def test_a_busy_database_is_not_called_damaged(tmp_path, monkeypatch):
+    path = tmp_path / "games.sqlite3"
+    Store.open(path).close()
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="busy") as info:
+            Store.open(path)
+        assert not isinstance(info.value, StoreUnreadableError)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    Store.open(path).close()

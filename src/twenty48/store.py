@@ -300,6 +300,10 @@ class Store:
             _migrate(db, path)
         except sqlite3.Error as exc:
             db.close()
+            if _busy(exc):
+                # Another connection held the write lock past the busy timeout: the file is fine, so
+                # this must not read as damaged (the terminal game offers to set damaged files aside).
+                raise StoreError(f"{path} is busy: {exc}") from exc
             raise StoreUnreadableError(f"{path} is not a readable twenty48 database: {exc}") from exc
         except StoreError:
             db.close()
@@ -697,6 +701,10 @@ def _state_json(game: Game) -> str:
     state: dict[str, Any] = game.to_dict()
     del state["actions"]
     return json.dumps(state, separators=(",", ":"))
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 @contextmanager

@@ -187,13 +187,15 @@ class DatabaseErrorDialog(ChoiceDialog):
 
     def __init__(self, path: str, reason: str, *, corrupt: bool) -> None:
         if corrupt:
+            title = "Saved games cannot be read"
             first = Choice("fresh", "Start fresh", "f", primary=True)
             advice = "Start fresh keeps the damaged file beside a new, empty one."
         else:
+            title = "Saved games are out of reach"
             first = Choice("retry", "Try again", "r", primary=True)
             advice = "The file itself may be fine: try again once it is within reach."
         super().__init__(
-            "Saved games cannot be read",
+            title,
             f"{path}\n\n{reason}\n\n{advice}",
             [first, Choice("unsaved", "Play without saving", "p"), Choice("quit", "Quit", "q")],
         )
