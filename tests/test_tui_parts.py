@@ -245,6 +245,15 @@ def test_play_refuses_a_bad_seed(capsys):
     assert "seed must be an integer" in capsys.readouterr().err
 
 
+def test_play_without_a_terminal_says_so(capsys, tmp_path):
+    from twenty48.cli import main
+
+    # Under pytest stdin is not a terminal.
+    assert main(["play", "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert "needs an interactive terminal" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
 def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
     """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from twenty48.commands.replay import parse_seed
@@ -24,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("2048 play: needs an interactive terminal (stdin and stdout)", file=sys.stderr)
+        return 2
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
