@@ -205,7 +205,8 @@ class GameScreen(Screen[None]):
             self.query_one("#too-small", Static).update(
                 f"This terminal is {width}x{height}.\n"
                 f"2048 needs at least {MIN_WIDTH}x{MIN_HEIGHT} to show the board.\n\n"
-                "Make the window larger, or press q to quit (the game is saved)."
+                "Make the window larger, or press q to quit"
+                + (" (the game is saved)." if self.session.saving else ".")
             )
             self._stop_autoplay()
         if too_small != self.too_small:
