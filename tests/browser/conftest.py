@@ -1,0 +1,73 @@
+"""Browser tests: Debian's Chromium, driven by Playwright, against the real app and a real store.
+
+The server runs for the whole session in a background thread on a free port, over a temporary
+database. Each test opens fresh browser contexts through ``pages`` (a new cookie, hence a new
+player), so tests do not see each other's games. Prepared positions (a board one move from 2048 or
+from the end) are written into the store for the page's player by ``prepare``: a test-only path
+beside the app, not a door in the served app.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from pagetools import LiveServer, Pages
+from playwright.sync_api import Browser
+
+from twenty48.store import Store
+from twenty48.web import create_app
+
+#: Without the networking switches Chromium keeps trying to reach the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    store = Store.open(tmp_path_factory.mktemp("browser") / "web.sqlite3")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(store), log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    yield LiveServer(f"http://127.0.0.1:{port}", store)
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # Never `playwright install`: the browser is Debian's.
+    chromium = {"executable_path": "/usr/bin/chromium", "headless": True, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, **chromium}
+
+
+@pytest.fixture
+def pages(browser: Browser, live_server: LiveServer) -> Iterator[Pages]:
+    opened = Pages(browser, live_server)
+    yield opened
+    problems = opened.close()
+    assert not problems, f"console errors: {problems}"

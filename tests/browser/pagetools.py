@@ -1,0 +1,132 @@
+"""Helpers shared by the browser tests: reading the page, waiting for it, preparing positions."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from twenty48.game import Game
+from twenty48.rules import Board
+from twenty48.store import Store
+from twenty48.web.guard import COOKIE_NAME
+
+#: Screenshots and other things a person may want to look at after a run (git-ignored).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 375, "height": 667}
+
+
+@dataclass
+class LiveServer:
+    url: str
+    store: Store
+
+
+@dataclass
+class Pages:
+    """Opens pages of the game in fresh contexts and checks, when the test ends, that none of them
+    logged a console error or threw (unless the test expects network errors)."""
+
+    browser: Browser
+    server: LiveServer
+    opened: list[tuple[BrowserContext, list[str], bool]] = field(default_factory=list)
+
+    def context(self, *, allow_errors: bool = False, **options: Any) -> BrowserContext:
+        options.setdefault("viewport", DESKTOP)
+        context = self.browser.new_context(base_url=self.server.url, **options)
+        errors: list[str] = []
+        context.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        context.on("weberror", lambda e: errors.append(str(e.error)))
+        self.opened.append((context, errors, allow_errors))
+        return context
+
+    def open(self, path: str = "/", *, allow_errors: bool = False, **options: Any) -> Page:
+        page = self.context(allow_errors=allow_errors, **options).new_page()
+        page.goto(path)
+        ready(page)
+        return page
+
+    def close(self) -> list[str]:
+        problems = [error for _, errors, allowed in self.opened if not allowed for error in errors]
+        for context, _, _ in self.opened:
+            context.close()
+        return problems
+
+
+def ready(page: Page) -> None:
+    page.wait_for_selector("body[data-ready]")
+
+
+def board(page: Page) -> list[int]:
+    """The 16 values the page shows (its contract: #board's cells carry data-value)."""
+    values: list[int] = page.eval_on_selector_all("#board > *", "cells => cells.map(c => +c.dataset.value)")
+    return values
+
+
+def numbers(page: Page) -> dict[str, int]:
+    return {name: int(page.text_content(f"#{name}") or "") for name in ("score", "best", "moves")}
+
+
+def server_state(page: Page) -> dict[str, Any]:
+    """The page's player's current game, asked over HTTP with the page's own cookie."""
+    response = page.request.get("/api/game")
+    assert response.ok
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def flat(rows: Any) -> list[int]:
+    return [value for row in rows for value in row]
+
+
+def settled(page: Page, moves: int, timeout: float = 5000) -> None:
+    """Wait until the page shows ``moves`` moves and no animation is running."""
+    page.wait_for_function(
+        """moves => document.querySelector('#moves').textContent === String(moves)
+            && !document.querySelector('#fx').children.length
+            && !document.querySelector('#board').classList.contains('sliding')""",
+        arg=moves,
+        timeout=timeout,
+    )
+
+
+def player_id(page: Page, server: LiveServer) -> int:
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE_NAME)
+    return server.store.web_player(token).id
+
+
+def prepare(
+    page: Page,
+    server: LiveServer,
+    rows: list[list[int]],
+    *,
+    seed: int = 1,
+    score: int = 0,
+    won: bool = False,
+) -> Game:
+    """Make ``rows`` the page's current game (straight into the store), reload, and return an
+    independent copy of the stored game to predict the server's answers with."""
+    game = Game(seed=seed, board=Board.from_rows(rows), score=score, won=won)
+    record = server.store.add_game(player_id(page, server), game)
+    page.reload()
+    ready(page)
+    return server.store.load_game(player_id(page, server), record.id)
+
+
+def current_game(page: Page, server: LiveServer) -> Game:
+    """An independent copy of the page's player's current game, as stored."""
+    state = server_state(page)
+    return server.store.load_game(player_id(page, server), state["id"])
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for a condition")
+        time.sleep(0.02)
