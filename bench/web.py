@@ -157,8 +157,20 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
     assert process.stdout is not None
     line = process.stdout.readline()
     url = line.split(" at ", 1)[1].split(" ", 1)[0]
-    time.sleep(2.0)  # let the server's background solver warm-up finish before measuring
-    return process, int(url.rstrip("/").rsplit(":", 1)[1])
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    asyncio.run(_warm(port))
+    return process, port
+
+
+async def _warm(port: int) -> None:
+    """One hint waits for the server's background solver load (a compile after the solver changed),
+    which would otherwise compete with the measured moves."""
+    connection = Connection("127.0.0.1", port)
+    await connection.open()
+    _, state = await connection.call("GET", "/api/game")
+    status, _ = await connection.call("GET", f"/api/games/{state['id']}/hint?time_ms=10")
+    assert status == 200, status
+    connection.close()
 
 
 def run_mode(mode: str, clients: int, period: float | None, duration: float) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -43,16 +42,12 @@ class GameApp(FastAPI):
         return Guard(super().build_middleware_stack(), allowed_hosts=self.allowed_hosts)
 
 
-def create_app(
-    store: Store, *, allowed_hosts: frozenset[str] | None = None, warm_solver: bool = False
-) -> FastAPI:
+def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> FastAPI:
     """The app over ``store`` (which the caller opens and closes). ``allowed_hosts`` limits the Host
-    names answered (None: any); ``warm_solver`` loads the solver in the background at start-up."""
+    names answered (None: any)."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        if warm_solver:
-            threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
         yield
         web.worker.close()
 
@@ -86,9 +81,3 @@ def create_app(
 
     app.allowed_hosts = allowed_hosts
     return app
-
-
-def _warm_solver() -> None:
-    from twenty48.ai import warm_up
-
-    warm_up()
