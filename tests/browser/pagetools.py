@@ -51,6 +51,10 @@ class Pages:
         ready(page)
         return page
 
+    def errors(self, page: Page) -> list[str]:
+        """What the console and uncaught exceptions reported in ``page``'s context so far."""
+        return next(errors for context, errors, _ in self.opened if context is page.context)
+
     def close(self) -> list[str]:
         problems = [error for _, errors, allowed in self.opened if not allowed for error in errors]
         for context, _, _ in self.opened:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pagetools import ARTIFACTS, DESKTOP, PHONE, LiveServer, Pages, board, flat, prepare, settled
+from pagetools import ARTIFACTS, DESKTOP, PHONE, LiveServer, Pages, board, flat, prepare, ready, settled
 from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
@@ -206,3 +206,26 @@ def test_buttons_are_reachable_with_tab_and_the_board_speaks(pages: Pages, live_
     page.wait_for_function("() => document.querySelector('#live').textContent === 'Score 4'")
     viewport = page.get_attribute("meta[name=viewport]", "content") or ""
     assert "user-scalable=no" not in viewport and "maximum-scale" not in viewport
+
+
+def test_a_whole_session_logs_no_console_errors(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(viewport=PHONE, color_scheme="dark")
+    prepare(page, live_server, [[2, 2, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "u", "ArrowDown"]:
+        page.keyboard.press(key)
+    page.click("#hint")
+    page.wait_for_selector("#hints", state="visible", timeout=20000)
+    page.click("#open-settings")
+    page.select_option("[data-setting=theme]", "light")
+    page.click("#close-settings")
+    page.click("[data-lang=ja]")
+    page.reload()
+    ready(page)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(300)
+    assert pages.errors(page) == []
+    # The check can fail: an error on a page is seen.
+    page.evaluate("setTimeout(() => { throw new Error('seen') })")
+    page.wait_for_timeout(100)
+    assert any("seen" in error for error in pages.errors(page))
+    pages.errors(page).clear()

@@ -28,6 +28,7 @@ let offline = false;
 let auto = false;
 let autoTimer = 0;
 let noticeTimer = 0;
+const waiting = []; // callbacks for when the queue has been worked through
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -183,7 +184,13 @@ async function pump() {
     }
   }
   pumping = false;
+  for (const resolve of waiting.splice(0)) resolve();
   if (auto && !queue.length) scheduleAuto(SPEEDS[settings.get("speed")][0]);
+}
+
+// Resolves once the actions queued so far have been answered (or are held behind the win banner).
+function settledQueue() {
+  return new Promise((resolve) => (pumping || (queue.length && overlay !== "win") ? waiting.push(resolve) : resolve()));
 }
 
 function enqueue(action) {
@@ -227,6 +234,7 @@ function keepGoing() {
   if (overAfterWin && state.over) {
     overAfterWin = false;
     setOverlay("over");
+    sound.effect("over");
     return;
   }
   setOverlay(null);
@@ -237,8 +245,9 @@ function keepGoing() {
 // ---- solver --------------------------------------------------------------------------------------
 
 async function hint() {
-  if (!state || state.over) return;
   if (view.hintShown) return view.clearHint();
+  await settledQueue(); // advice for the position after the moves already made
+  if (!state || state.over) return;
   const seen = state.revision;
   try {
     const answer = await api.hint(state, HINT_MS);
@@ -372,7 +381,7 @@ function bind() {
   });
   $("keep-going").addEventListener("click", keepGoing);
   $("hint").addEventListener("click", hint);
-  $("auto").addEventListener("click", () => setAuto(!auto && !!state && !state.over));
+  $("auto").addEventListener("click", () => setAuto(!auto && !!state && !state.over && !overlay));
   $("confirm-yes").addEventListener("click", () => $("confirm").close("yes"));
   $("confirm-no").addEventListener("click", () => $("confirm").close());
   $("confirm").addEventListener("close", () => $("confirm").returnValue === "yes" && startNewGame());
