@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from twenty48.rules import Board, Direction
 
@@ -80,7 +80,7 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[round(fraction * (len(ordered) - 1))]
 
 
-def first_board_times(browser, url: str, loads: int) -> list[float]:
+def first_board_times(browser: Browser, url: str, loads: int) -> list[float]:
     times = []
     for _ in range(loads):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -98,7 +98,7 @@ def legal_key(page: Page) -> str | None:
     return KEYS[moves[0]] if moves else None
 
 
-def key_latencies(browser, url: str, presses: int, pause_ms: int) -> tuple[list[float], list[float]]:
+def key_latencies(browser: Browser, url: str, presses: int, pause_ms: int) -> tuple[list[float], list[float]]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.add_init_script(PROBE)
     page = context.new_page()

@@ -17,6 +17,7 @@ from pagetools import (
     settled,
     wait_until,
 )
+from playwright.sync_api import Route
 
 pytestmark = pytest.mark.browser
 
@@ -190,7 +191,7 @@ def test_a_server_error_is_reported_and_retried(pages: Pages, live_server: LiveS
     game = prepare(page, live_server, [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
     failures = []
 
-    def flaky(route):  # the first two answers are a failing server's
+    def flaky(route: Route) -> None:  # the first two answers are a failing server's
         if len(failures) < 2:
             failures.append(route.request.url)
             route.fulfill(status=503, json={"error": "store_unavailable", "detail": "database is locked"})
