@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -12,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from twenty48 import store as store_module
-from twenty48.game import Game
+from twenty48.game import Game, TileMove
 from twenty48.rules import Board, Direction
 from twenty48.store import (
     APPLICATION_ID,
@@ -210,28 +211,127 @@ def test_games_lists_newest_first_and_pages(store: Store) -> None:
         store.games(player.id, limit=0)
 
 
-actions = st.lists(st.sampled_from(["up", "down", "left", "right", "undo"]), max_size=60)
+DIRECTIONS = ["up", "down", "left", "right"]
+actions = st.lists(
+    st.sampled_from([*DIRECTIONS, "undo"]) | st.tuples(st.sampled_from(DIRECTIONS), st.integers(0, 15)),
+    max_size=60,
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**64 - 1), script=actions)
-def test_a_stored_game_reloads_exactly(tmp_path: Path, seed: int, script: list[str]) -> None:
-    path = tmp_path / f"{seed}-{len(script)}.sqlite3"
-    reference = Game.new(seed)
+@given(seed=st.integers(0, 2**64 - 1), variant=st.sampled_from(["classic", "merge"]), script=actions)
+def test_a_stored_game_reloads_exactly(
+    tmp_path: Path, seed: int, variant: str, script: list[str | tuple[str, int]]
+) -> None:
+    path = tmp_path / f"{seed}-{variant}-{len(script)}.sqlite3"
+    reference = Game.new(seed, variant)
     with Store.open(path) as s:
         player = s.local_player()
-        record = s.new_game(player.id, seed=seed)
+        record = s.new_game(player.id, seed=seed, variant=variant)
         for action in script:
             if reference.over:
                 break
             if action == "undo":
                 if reference.undo():
                     s.undo(player.id, record.id)
+            elif isinstance(action, tuple):
+                direction, cell = action
+                if variant == "classic":
+                    with pytest.raises(ActionRejectedError, match="merge variant"):
+                        s.move(player.id, record.id, direction, cell=cell)
+                else:
+                    turn = s.move(player.id, record.id, direction, cell=cell).turn
+                    assert turn == reference.move(direction, cell)
             else:
                 turn = s.move(player.id, record.id, action).turn
                 assert turn == reference.move(action)
     with Store.open(path) as s:
-        assert s.load_game(player.id, record.id).to_dict() == reference.to_dict()
+        loaded = s.load_game(player.id, record.id)
+        assert loaded.to_dict() == reference.to_dict()
+        assert s.get_game(player.id, record.id).variant == variant
+
+
+def test_merge_games_keep_single_tile_moves(store: Store, path: Path) -> None:
+    player = store.local_player()
+    board = Board.from_rows([[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
+    record = store.add_game(player.id, Game.from_board(board, seed=7, variant="merge"))
+    assert record.variant == "merge"
+    reference = Game.from_board(board, seed=7, variant="merge")
+    outcome = store.move(player.id, record.id, "left", cell=3, revision=record.revision)
+    assert outcome.turn == reference.move("left", 3)
+    assert outcome.turn.cell == 3 and outcome.turn.score == 4
+    # Only the tile on cell 3 moved: the 4 and both 8s stayed where they were.
+    assert (
+        outcome.game.board.cells[5] == 4 and outcome.game.board.cells[12] == outcome.game.board.cells[15] == 8
+    )
+    illegal = store.move(player.id, record.id, "left", cell=0, revision=outcome.game.revision)
+    assert not illegal.turn.changed and illegal.game == outcome.game
+    store.move(player.id, record.id, "down")
+    reference.move("down")
+    rows = sqlite3.connect(path).execute("SELECT direction, cell FROM game_moves ORDER BY ply").fetchall()
+    assert rows == [("left", 3), ("down", None)]
+    with Store.open(path) as other:
+        assert other.load_game(player.id, record.id).to_dict() == reference.to_dict()
+        assert other.load_game(player.id, record.id).actions == (TileMove(Direction.LEFT, 3), Direction.DOWN)
+
+
+def test_single_tile_moves_are_refused_on_classic_games_and_bad_cells(store: Store) -> None:
+    player = store.local_player()
+    record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=3))
+    with pytest.raises(ActionRejectedError, match="merge variant") as caught:
+        store.move(player.id, record.id, "left", cell=1, revision=record.revision)
+    assert caught.value.game == record
+    assert store.get_game(player.id, record.id) == record
+    merge = store.new_game(player.id, seed=3, variant="merge")
+    for cell in (-1, 16, True, "3", 2.0):
+        with pytest.raises(ValueError, match="cell"):
+            store.move(player.id, merge.id, "left", cell=cell)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown variant"):
+        store.new_game(player.id, variant="hexagonal")
+    assert store.get_game(player.id, merge.id) == merge
+    assert store.current_game(player.id) == merge
+
+
+def test_best_scores_are_kept_per_variant(store: Store) -> None:
+    player = store.local_player()
+    classic = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5))
+    assert store.move(player.id, classic.id, "left").game.best_score == 2048
+    merge = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5, variant="merge"))
+    assert merge.best_score == 0  # the classic best does not count here
+    scored = store.move(player.id, merge.id, "left", cell=1).game
+    assert scored.score == scored.best_score == 2048
+    small = store.new_game(player.id, variant="merge")
+    first = store.move(player.id, small.id, legal(small)).game
+    assert first.best_score == 2048 and first.score < 2048
+    assert store.best_score(player.id, "classic") == store.best_score(player.id, "merge") == 2048
+    other = store.web_player("other")
+    assert store.best_score(other.id, "merge") == store.best_score(other.id) == 0
+    with pytest.raises(ValueError, match="unknown variant"):
+        store.best_score(player.id, "hexagonal")
+    with pytest.raises(LookupError):
+        store.best_score(999)
+
+
+def test_games_list_and_replays_carry_the_variant(store: Store) -> None:
+    player = store.local_player()
+    merge = store.new_game(player.id, seed=21, variant="merge")
+    reference = Game.new(21, "merge")
+    for i in range(12):
+        tiles = [c for c, v in enumerate(reference.board.cells) if v]
+        direction = Direction.from_index(i % 4)
+        cell = tiles[i % len(tiles)] if i % 2 else None
+        store.move(player.id, merge.id, direction, cell=cell)
+        reference.move(direction, cell)
+    assert any(isinstance(a, TileMove) for a in reference.actions)
+    classic = store.new_game(player.id, seed=21)
+    assert [(g.id, g.variant) for g in store.games(player.id)] == [
+        (classic.id, "classic"),
+        (merge.id, "merge"),
+    ]
+    replay = store.replay(player.id, merge.id)
+    assert replay.variant == "merge" and replay.actions == reference.actions
+    again = Game.replay(replay.seed, [str(a) for a in replay.actions], replay.variant)
+    assert again.to_dict() == reference.to_dict()
 
 
 def test_two_stores_on_one_file_see_each_others_actions(store: Store, path: Path) -> None:
@@ -279,30 +379,92 @@ def test_migrations_run_in_order_on_an_older_database(path: Path, monkeypatch) -
         record = s.current_game(player.id)
         moved = s.move(player.id, record.id, legal(record)).game
 
-    def add_variant(db: sqlite3.Connection) -> None:
-        db.execute("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'")
+    def add_note(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT ''")
 
-    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, add_variant])
+    versions = len(store_module.MIGRATIONS)
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, add_note])
     with Store.open(path) as s:
         assert s.get_game(player.id, record.id) == moved
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert db.execute("SELECT variant FROM games").fetchall() == [("classic",)]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == versions + 1
+    assert db.execute("SELECT note FROM games").fetchall() == [("",)]
+
+
+def write_schema_1_database(path: Path) -> tuple[Game, Game]:
+    """A database as the first schema's store wrote it: a finished game and a current one (saved in
+    the version-1 format, which predates variants), a best score on the player row."""
+    db = sqlite3.connect(path)
+    store_module._schema_1(db)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.execute(
+        "INSERT INTO players (id, key, best_score, created_at) VALUES (1, 'local:terminal', 0, 'then')"
+    )
+    games = (Game.replay(11, ["left", "up", "right", "down"]), Game.replay(12, ["up", "left"]))
+    for game_id, game in enumerate(games, start=1):
+        state = game.to_dict()
+        state["version"] = 1
+        del state["variant"], state["actions"]
+        db.execute(
+            "INSERT INTO games VALUES (?, 1, ?, ?, ?, ?, 0, 0, ?, 'then', 'then')",
+            (game_id, game.moves, game.score, game.moves, game.board.max_tile, json.dumps(state)),
+        )
+        db.executemany(
+            "INSERT INTO game_moves VALUES (?, ?, ?)",
+            [(game_id, ply, d.value) for ply, d in enumerate(game.actions)],
+        )
+        db.execute(
+            "UPDATE players SET current_game_id = ?, best_score = max(best_score, ?)", (game_id, game.score)
+        )
+    db.commit()
+    db.close()
+    return games
+
+
+def test_a_schema_1_database_opens_and_its_games_are_classic(path: Path) -> None:
+    finished, current = write_schema_1_database(path)
+    with Store.open(path) as s:
+        player = s.local_player()
+        assert player.id == 1 and player.current_game_id == 2
+        assert [(g.id, g.variant) for g in s.games(player.id)] == [(2, "classic"), (1, "classic")]
+        for game_id, game in ((1, finished), (2, current)):
+            loaded = s.load_game(player.id, game_id)
+            assert loaded.variant.name == "classic" and loaded.to_dict() == game.to_dict()
+        best = max(finished.score, current.score)
+        assert s.best_score(player.id, "classic") == best and s.best_score(player.id, "merge") == 0
+        assert s.current_game(player.id).best_score == best
+        replay = s.replay(player.id, 1)
+        assert (
+            replay.variant == "classic" and Game.replay(replay.seed, replay.actions).board == finished.board
+        )
+        # The old game plays on, and its new moves are stored the new way.
+        direction = legal(s.get_game(player.id, 2))
+        s.move(player.id, 2, direction)
+        current.move(direction)
+        with pytest.raises(ActionRejectedError):
+            s.move(player.id, 2, direction, cell=0)
+    with Store.open(path) as s:
+        assert s.load_game(1, 2).to_dict() == current.to_dict()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(store_module.MIGRATIONS)
+    assert "best_score" not in [c[1] for c in db.execute("PRAGMA table_info(players)")]
 
 
 def test_a_failing_migration_changes_nothing(path: Path, monkeypatch) -> None:
     Store.open(path).close()
 
     def broken(db: sqlite3.Connection) -> None:
-        db.execute("ALTER TABLE games ADD COLUMN variant TEXT")
+        db.execute("ALTER TABLE games ADD COLUMN note TEXT")
         db.execute("THIS IS NOT SQL")
 
+    versions = len(store_module.MIGRATIONS)
     monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, broken])
     with pytest.raises(StoreUnreadableError):
         Store.open(path)
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
-    assert "variant" not in [c[1] for c in db.execute("PRAGMA table_info(games)")]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == versions
+    assert "note" not in [c[1] for c in db.execute("PRAGMA table_info(games)")]
 
 
 def test_a_newer_database_is_refused(path: Path) -> None:

@@ -10,17 +10,19 @@ API (every game operation is scoped to a player: another player's game is ``Game
     player = store.web_player(token)          # get or create the anonymous browser player of a cookie
     record = store.current_game(player.id)    # the game in progress (a new one on first call)
     record = store.new_game(player.id)        # start a game; it becomes the current one
+    record = store.new_game(player.id, variant="merge")  # a "Merge 2048" game (classic by default)
     record = store.add_game(player.id, game)  # store a prepared Game as the current one
     record = store.get_game(player.id, game_id)
     game = store.load_game(player.id, game_id)          # an exact, independent Game copy
     outcome = store.move(player.id, game_id, "left", revision=record.revision)
+    outcome = store.move(player.id, game_id, "left", cell=5, revision=...)  # merge: the tile on cell 5
     outcome.turn                              # twenty48.game.Turn: changed, score, slides, merges, spawn...
     outcome.game                              # GameRecord after the move (revision bumped if changed)
     record = store.undo(player.id, game_id, revision=...)
     record = store.keep_going(player.id, game_id, revision=...)
-    store.best_score(player.id)               # best score ever reached by the player
+    store.best_score(player.id, "classic")    # best score the player reached in that variant
     store.games(player.id, limit=20, before=None)       # GameSummary list, newest first
-    store.replay(player.id, game_id)          # Replay(seed, actions, ...) of a finished game
+    store.replay(player.id, game_id)          # Replay(seed, variant, actions, ...) of a finished game
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
 
@@ -41,6 +43,9 @@ Guarantees:
   cannot serve here: undo lowers them, so "move 5" can name two different positions.
 - **Exact reload.** A game is stored as ``Game.to_dict()`` (the current line of moves in its own table),
   so ``load_game`` restores the very same state, undo history included.
+- **Variants.** A game keeps the variant it was started with (``twenty48.variants``: classic, the
+  default, or "Merge 2048"); best scores are kept per variant, since the two games score differently.
+  A single-tile move (``cell=``) on a classic game is refused with ``ActionRejectedError``.
 - **Finished games.** A game is finished when it is over or when the player has started a newer one;
   actions on a finished game raise ``GameFinishedError``; only a finished game has replay data.
 - **Errors.** Refused actions raise a ``GameConflictError`` (``StaleRevisionError``,
@@ -70,8 +75,9 @@ from typing import Any, Self
 
 import platformdirs
 
-from twenty48.game import Game, Turn
-from twenty48.rules import Board, Direction
+from twenty48.game import Action, Game, TileMove, Turn
+from twenty48.rules import CELLS, Board, Direction
+from twenty48.variants import CLASSIC, get_variant
 
 #: Written into the database header so a foreign SQLite file is recognised ("2048" in ASCII).
 APPLICATION_ID = 0x32303438
@@ -125,7 +131,6 @@ class Player:
     id: int
     #: "web:<sha256 of the cookie token>" or "local:<name>".
     key: str
-    best_score: int
     current_game_id: int | None
 
 
@@ -140,6 +145,8 @@ class GameRecord:
     #: The player's current game (not replaced by a newer one).
     current: bool
     seed: int
+    #: The game's rules: "classic" or "merge" (see ``twenty48.variants``).
+    variant: str
     board: Board
     score: int
     moves: int
@@ -147,7 +154,7 @@ class GameRecord:
     keep_playing: bool
     over: bool
     can_undo: bool
-    #: The player's best score, as of this snapshot.
+    #: The player's best score in this game's variant, as of this snapshot.
     best_score: int
     created_at: str
     updated_at: str
@@ -170,6 +177,7 @@ class MoveOutcome:
 @dataclass(frozen=True, slots=True)
 class GameSummary:
     id: int
+    variant: str
     score: int
     moves: int
     max_tile: int
@@ -186,11 +194,13 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """What ``Game.replay(seed, actions)`` needs to rebuild a finished game, plus its result."""
+    """What ``Game.replay(seed, actions, variant)`` needs to rebuild a finished game, plus its result."""
 
     game_id: int
     seed: int
-    actions: tuple[Direction, ...]
+    variant: str
+    #: ``Direction`` for a whole-board move, ``TileMove`` (``str()`` gives "left@5") for a single tile.
+    actions: tuple[Action, ...]
     score: int
     max_tile: int
     won: bool
@@ -242,8 +252,30 @@ def _schema_1(db: sqlite3.Connection) -> None:
     )
 
 
+def _variants_2(db: sqlite3.Connection) -> None:
+    # Every game stored before variants existed is classic.
+    db.execute("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'")
+    # The source cell of a single-tile move ("Merge 2048"); NULL for a whole-board move.
+    db.execute("ALTER TABLE game_moves ADD COLUMN cell INTEGER CHECK (cell BETWEEN 0 AND 15)")
+    # Best scores per variant: the variants score differently, so one number would mix them.
+    db.execute(
+        """
+        CREATE TABLE best_scores (
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            variant TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            PRIMARY KEY (player_id, variant)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        "INSERT INTO best_scores (player_id, variant, score) "
+        "SELECT id, 'classic', best_score FROM players WHERE best_score > 0"
+    )
+    db.execute("ALTER TABLE players DROP COLUMN best_score")
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_schema_1]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_schema_1, _variants_2]
 
 
 def _now() -> str:
@@ -255,7 +287,9 @@ def _hash_token(token: str) -> str:
     return "web:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-_GAME_COLUMNS = "g.id, g.player_id, g.revision, g.state, g.created_at, g.updated_at, p.current_game_id"
+_GAME_COLUMNS = (
+    "g.id, g.player_id, g.revision, g.state, g.created_at, g.updated_at, p.current_game_id, g.variant"
+)
 
 
 class Store:
@@ -389,7 +423,7 @@ class Store:
     def player(self, player_id: int) -> Player:
         with self._read() as db:
             row = db.execute(
-                "SELECT id, key, best_score, current_game_id FROM players WHERE id = ?", (player_id,)
+                "SELECT id, key, current_game_id FROM players WHERE id = ?", (player_id,)
             ).fetchone()
         if row is None:
             raise LookupError(f"no player {player_id}")
@@ -397,9 +431,7 @@ class Store:
 
     def _player(self, key: str) -> Player:
         with self._read() as db:
-            row = db.execute(
-                "SELECT id, key, best_score, current_game_id FROM players WHERE key = ?", (key,)
-            ).fetchone()
+            row = db.execute("SELECT id, key, current_game_id FROM players WHERE key = ?", (key,)).fetchone()
         if row is not None:
             return Player(*row)
         with self._write() as db:
@@ -407,13 +439,17 @@ class Store:
                 "INSERT INTO players (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
                 (key, _now()),
             )
-            row = db.execute(
-                "SELECT id, key, best_score, current_game_id FROM players WHERE key = ?", (key,)
-            ).fetchone()
+            row = db.execute("SELECT id, key, current_game_id FROM players WHERE key = ?", (key,)).fetchone()
         return Player(*row)
 
-    def best_score(self, player_id: int) -> int:
-        return self.player(player_id).best_score
+    def best_score(self, player_id: int, variant: str = CLASSIC.name) -> int:
+        """The best score the player reached in ``variant`` (0 before any). Raises ValueError for
+        an unknown variant and LookupError for an unknown player."""
+        name = get_variant(variant).name
+        with self._read() as db:
+            if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+                raise LookupError(f"no player {player_id}")
+            return _best(db, player_id, name)
 
     # ---- games ----------------------------------------------------------------------------------
 
@@ -433,9 +469,10 @@ class Store:
             game_id = current if current is not None else self._insert_game(db, player_id, Game.new())
             return self._record(db, player_id, game_id)
 
-    def new_game(self, player_id: int, seed: int | None = None) -> GameRecord:
-        """Start a game (from ``seed``, random if None); it becomes the player's current game."""
-        return self.add_game(player_id, Game.new(seed))
+    def new_game(self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name) -> GameRecord:
+        """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
+        current game. Raises ValueError for an unknown variant."""
+        return self.add_game(player_id, Game.new(seed, variant))
 
     def add_game(self, player_id: int, game: Game) -> GameRecord:
         """Store a game set up elsewhere (``Game.from_board``, an imported save) as the player's
@@ -458,18 +495,35 @@ class Store:
             return Game.from_dict(game.to_dict())
 
     def move(
-        self, player_id: int, game_id: int, direction: Direction | str, *, revision: int | None = None
+        self,
+        player_id: int,
+        game_id: int,
+        direction: Direction | str,
+        *,
+        cell: int | None = None,
+        revision: int | None = None,
     ) -> MoveOutcome:
-        """Play ``direction``; a legal move is committed before this returns, an illegal one writes
-        nothing. Raises ValueError for an unknown direction."""
-        direction = Direction(direction)
+        """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
+        a legal move is committed before this returns, an illegal one writes nothing. Raises
+        ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
+        a single-tile move on a game whose variant has none."""
+        action: Action = Direction(direction)
+        if cell is not None:
+            if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
+                raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
+            action = TileMove(action, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
-            turn = game.move(direction)
+            if cell is not None and not game.variant.tile_moves:
+                raise ActionRejectedError(
+                    f"single-tile moves belong to the merge variant; game {game_id} is {game.variant.name}",
+                    self._record(db, player_id, game_id),
+                )
+            turn = game.play(action)
             if turn.changed:
                 db.execute(
-                    "INSERT INTO game_moves (game_id, ply, direction) VALUES (?, ?, ?)",
-                    (game_id, game.moves - 1, direction.value),
+                    "INSERT INTO game_moves (game_id, ply, direction, cell) VALUES (?, ?, ?, ?)",
+                    (game_id, game.moves - 1, turn.direction.value, cell),
                 )
                 self._save(db, row, game)
             return MoveOutcome(turn, self._record(db, player_id, game_id))
@@ -505,8 +559,8 @@ class Store:
         with self._read() as db:
             rows = db.execute(
                 """
-                SELECT g.id, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
-                       g.created_at, g.updated_at
+                SELECT g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over,
+                       g.id = p.current_game_id, g.created_at, g.updated_at
                 FROM games g JOIN players p ON p.id = g.player_id
                 WHERE g.player_id = ? AND g.id < ?
                 ORDER BY g.id DESC LIMIT ?""",
@@ -515,20 +569,22 @@ class Store:
         return [
             GameSummary(
                 id=r[0],
-                score=r[1],
-                moves=r[2],
-                max_tile=r[3],
-                won=bool(r[4]),
-                over=bool(r[5]),
-                current=bool(r[6]),
-                created_at=r[7],
-                updated_at=r[8],
+                variant=r[1],
+                score=r[2],
+                moves=r[3],
+                max_tile=r[4],
+                won=bool(r[5]),
+                over=bool(r[6]),
+                current=bool(r[7]),
+                created_at=r[8],
+                updated_at=r[9],
             )
             for r in rows
         ]
 
     def replay(self, player_id: int, game_id: int) -> Replay:
-        """The seed and moves of a finished game: ``Game.replay(seed, actions)`` rebuilds it."""
+        """The seed, variant and moves of a finished game: ``Game.replay(seed, actions, variant)``
+        rebuilds it."""
         with self._read() as db:
             record = self._record(db, player_id, game_id)
             if not record.finished:
@@ -539,6 +595,7 @@ class Store:
             return Replay(
                 game_id=game_id,
                 seed=game.seed,
+                variant=game.variant.name,
                 actions=game.actions,
                 score=game.score,
                 max_tile=game.board.max_tile,
@@ -578,11 +635,12 @@ class Store:
     def _insert_game(self, db: sqlite3.Connection, player_id: int, game: Game) -> int:
         now = _now()
         cursor = db.execute(
-            """INSERT INTO games (player_id, revision, score, moves, max_tile, won, over, state,
+            """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state,
                                   created_at, updated_at)
-               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 player_id,
+                game.variant.name,
                 game.score,
                 game.moves,
                 game.board.max_tile,
@@ -615,23 +673,28 @@ class Store:
         if cached is not None and cached[0] == revision:
             self._cache.move_to_end(game_id)
             return row, cached[1]
-        game = self._decode(db, game_id, row[3])
+        game = self._decode(db, game_id, row[3], row[7])
         self._remember(game_id, revision, game)
         return row, game
 
-    def _decode(self, db: sqlite3.Connection, game_id: int, state_json: str) -> Game:
+    def _decode(self, db: sqlite3.Connection, game_id: int, state_json: str, variant: str) -> Game:
         actions = [
-            d
-            for (d,) in db.execute(
-                "SELECT direction FROM game_moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            d if cell is None else f"{d}@{cell}"
+            for d, cell in db.execute(
+                "SELECT direction, cell FROM game_moves WHERE game_id = ? ORDER BY ply", (game_id,)
             )
         ]
         try:
             state = json.loads(state_json)
             state["actions"] = actions
-            return Game.from_dict(state)
+            game = Game.from_dict(state)
         except (ValueError, TypeError) as exc:
             raise StoreUnreadableError(f"{self.path}: game {game_id} is damaged: {exc}") from exc
+        if game.variant.name != variant:
+            raise StoreUnreadableError(
+                f"{self.path}: game {game_id} is damaged: its state is {game.variant.name}, its row {variant}"
+            )
+        return game
 
     def _load_for_action(
         self, db: sqlite3.Connection, player_id: int, game_id: int, revision: int | None
@@ -666,18 +729,18 @@ class Store:
                 game_id,
             ),
         )
-        db.execute("UPDATE players SET best_score = max(best_score, ?) WHERE id = ?", (game.score, player_id))
+        _raise_best(db, player_id, game.variant.name, game.score)
         self._remember(game_id, revision, game)
 
     def _record(self, db: sqlite3.Connection, player_id: int, game_id: int) -> GameRecord:
         row, game = self._load(db, player_id, game_id)
-        (best,) = db.execute("SELECT best_score FROM players WHERE id = ?", (player_id,)).fetchone()
         return GameRecord(
             id=game_id,
             player_id=player_id,
             revision=row[2],
             current=row[6] == game_id,
             seed=game.seed,
+            variant=game.variant.name,
             board=game.board,
             score=game.score,
             moves=game.moves,
@@ -685,7 +748,7 @@ class Store:
             keep_playing=game.keep_playing,
             over=game.over,
             can_undo=game.can_undo,
-            best_score=best,
+            best_score=_best(db, player_id, game.variant.name),
             created_at=row[4],
             updated_at=row[5],
         )
@@ -695,6 +758,23 @@ class Store:
         self._cache.move_to_end(game_id)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
+
+
+def _best(db: sqlite3.Connection, player_id: int, variant: str) -> int:
+    row = db.execute(
+        "SELECT score FROM best_scores WHERE player_id = ? AND variant = ?", (player_id, variant)
+    ).fetchone()
+    return row[0] if row is not None else 0
+
+
+def _raise_best(db: sqlite3.Connection, player_id: int, variant: str, score: int) -> None:
+    if score > 0:
+        db.execute(
+            """INSERT INTO best_scores (player_id, variant, score) VALUES (?, ?, ?)
+               ON CONFLICT (player_id, variant) DO UPDATE SET score = excluded.score
+               WHERE excluded.score > best_scores.score""",
+            (player_id, variant, score),
+        )
 
 
 def _state_json(game: Game) -> str:
