@@ -11,11 +11,13 @@ from fastapi.testclient import TestClient
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store
+from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+OPEN = Board.from_rows([[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
 
 
 @pytest.fixture
@@ -45,8 +47,12 @@ def legal(state: dict) -> str:
     return Board.from_rows(state["board"]).legal_moves()[0].value
 
 
-def move(client: TestClient, state: dict, direction: str, revision: int | None = None):
+def move(
+    client: TestClient, state: dict, direction: str, revision: int | None = None, cell: int | None = None
+):
     body = {"direction": direction, "revision": state["revision"] if revision is None else revision}
+    if cell is not None:
+        body["cell"] = cell
     return client.post(f"/api/games/{state['id']}/move", json=body)
 
 
@@ -211,13 +217,13 @@ def test_replay_data_of_a_finished_game_rebuilds_it(client: TestClient) -> None:
 
 
 def test_best_score_and_game_list(client: TestClient, store: Store) -> None:
-    assert client.get("/api/best").json() == {"best": 0}
+    assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
     player = player_of(client, store)
     store.add_game(player, Game.from_board(NEAR_WIN, seed=1))
     state = client.get("/api/game").json()
     move(client, state, "left")
     ids = [client.post("/api/games").json()["id"] for _ in range(3)]
-    assert client.get("/api/best").json() == {"best": 2048}
+    assert client.get("/api/best").json() == {"variant": "classic", "best": 2048}
     page = client.get("/api/games", params={"limit": 2}).json()
     assert [g["id"] for g in page["games"]] == ids[::-1][:2]
     assert page["games"][0]["current"] and page["next_before"] == ids[1]
@@ -237,6 +243,137 @@ def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
     legal_moves = {d.value for d in Board.from_rows(state["board"]).legal_moves()}
     assert {m["direction"] for m in hint["moves"]} == legal_moves
     assert (hint["game_id"], hint["revision"]) == (state["id"], state["revision"])
+
+
+# ---- the Merge 2048 variant -------------------------------------------------------------------------
+
+
+def merge_game(client: TestClient, store: Store, board: Board = OPEN, seed: int = 4) -> dict:
+    """Make a Merge 2048 game on ``board`` the client's current game; return its state."""
+    store.add_game(player_of(client, store), Game.from_board(board, seed=seed, variant="merge"))
+    state = client.get("/api/game").json()
+    assert state["variant"] == "merge"
+    return state
+
+
+def test_new_game_with_a_variant(client: TestClient) -> None:
+    classic = client.post("/api/games", json={"seed": 8}).json()
+    assert classic["variant"] == "classic"
+    response = client.post("/api/games", json={"seed": 8, "variant": "merge"})
+    assert response.status_code == 201
+    merge = response.json()
+    assert merge["variant"] == "merge" and merge["id"] != classic["id"]
+    assert merge["board"] == [list(r) for r in Game.new(8, "merge").board.rows]
+    assert client.get("/api/game").json() == merge
+    assert client.post("/api/games", json={"variant": "classic"}).json()["variant"] == "classic"
+
+
+@pytest.mark.parametrize("variant", ["hexagonal", "Merge", "", None, 1])
+def test_an_unknown_variant_is_refused_clearly(client: TestClient, variant) -> None:
+    before = client.get("/api/game").json()
+    body = assert_error(client.post("/api/games", json={"variant": variant}), 422, "invalid_request")
+    assert "variant" in body["detail"] and "'classic' or 'merge'" in body["detail"]
+    assert client.get("/api/game").json() == before
+
+
+def test_a_source_cell_moves_only_that_tile(client: TestClient, store: Store) -> None:
+    state = merge_game(client, store)
+    reference = Game.from_board(OPEN, seed=4, variant="merge")
+    turn = reference.move("left", 3)
+    answer = move(client, state, "left", cell=3).json()
+    assert answer["changed"] and answer["cell"] == 3 and answer["points"] == 4 == turn.score
+    assert answer["slides"] == [list(s) for s in turn.slides]
+    assert [s for s in answer["slides"] if s[0] != s[1]] == [[3, 0]]  # that tile, and only it, moved
+    assert answer["merges"] == [0]
+    assert answer["state"]["board"] == [list(r) for r in reference.board.rows]
+    after = answer["state"]
+    # The whole board still moves without a cell: both 8s meet.
+    whole = move(client, after, "left").json()
+    reference.move("left")
+    assert whole["cell"] is None and whole["state"]["board"] == [list(r) for r in reference.board.rows]
+    stored = store.load_game(player_of(client, store), state["id"])
+    assert stored.to_dict() == reference.to_dict()
+    assert [str(a) for a in stored.actions] == ["left@3", "left"]
+
+
+def test_a_source_cell_that_cannot_move_changes_nothing(client: TestClient, store: Store) -> None:
+    state = merge_game(client, store)
+    # At the edge, on an empty cell, at the edge again: illegal single-tile moves, not errors.
+    for cell, direction in [(0, "left"), (1, "down"), (15, "right")]:
+        answer = move(client, state, direction, cell=cell)
+        assert answer.status_code == 200
+        body = answer.json()
+        assert not body["changed"] and body["spawn"] is None and body["state"] == state
+    assert client.get("/api/game").json() == state
+
+
+@pytest.mark.parametrize("cell", [-1, 16, 2**63, "3", 1.5, True, [3]])
+def test_bad_source_cells_are_refused_and_change_nothing(client: TestClient, store: Store, cell) -> None:
+    state = merge_game(client, store)
+    body = {"direction": "left", "revision": state["revision"], "cell": cell}
+    answer = assert_error(client.post(f"/api/games/{state['id']}/move", json=body), 422, "invalid_request")
+    assert "cell" in answer["detail"]
+    assert client.get("/api/game").json() == state
+
+
+def test_a_source_cell_on_a_classic_game_is_refused(client: TestClient, store: Store) -> None:
+    store.add_game(player_of(client, store), Game.from_board(OPEN, seed=4))
+    state = client.get("/api/game").json()
+    assert state["variant"] == "classic"
+    body = assert_error(move(client, state, "left", cell=3), 409, "rejected")
+    assert "merge" in body["detail"] and body["state"] == state
+    assert client.get("/api/game").json() == state
+    assert move(client, state, "left", cell=None).json()["changed"]
+
+
+def test_replay_data_of_a_merge_game_replays_exactly(client: TestClient, store: Store) -> None:
+    state = client.post("/api/games", json={"seed": 99, "variant": "merge"}).json()
+    played = 0
+    for i in range(30):
+        if state["over"]:
+            break
+        tiles = [c for c, v in enumerate(v for row in state["board"] for v in row) if v]
+        direction = Direction.from_index(i % 4).value
+        answer = move(client, state, direction, cell=tiles[i % len(tiles)] if i % 3 else None).json()
+        state = answer["state"]
+        played += answer["changed"]
+    client.post("/api/games")
+    replay = client.get(f"/api/games/{state['id']}/replay").json()
+    assert replay["variant"] == "merge" and replay["seed"] == 99 and len(replay["actions"]) == played
+    assert any("@" in a for a in replay["actions"])
+    rebuilt = Game.replay(replay["seed"], replay["actions"], replay["variant"])
+    stored = store.load_game(player_of(client, store), state["id"])
+    assert rebuilt.to_dict() == stored.to_dict()
+    assert [list(r) for r in rebuilt.board.rows] == state["board"] and rebuilt.score == replay["score"]
+    listed = client.get("/api/games").json()["games"]
+    assert [g["variant"] for g in listed[:2]] == ["classic", "merge"]
+
+
+def test_best_scores_are_per_variant(client: TestClient, store: Store) -> None:
+    player = player_of(client, store)
+    store.add_game(player, Game.from_board(NEAR_WIN, seed=1))
+    move(client, client.get("/api/game").json(), "left")
+    merge = client.post("/api/games", json={"variant": "merge"}).json()
+    assert merge["best"] == 0
+    assert client.get("/api/best", params={"variant": "merge"}).json() == {"variant": "merge", "best": 0}
+    assert client.get("/api/best", params={"variant": "classic"}).json()["best"] == 2048
+    assert client.post("/api/games").json()["best"] == 2048
+    body = assert_error(client.get("/api/best", params={"variant": "hexagonal"}), 422, "invalid_request")
+    assert "'classic' or 'merge'" in body["detail"]
+
+
+def test_hint_on_a_merge_game_ranks_whole_board_moves(client: TestClient, store: Store) -> None:
+    state = merge_game(client, store)
+    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
+    assert {m["direction"] for m in hint["moves"]} == {d.value for d in OPEN.legal_moves()}
+
+
+def test_the_api_names_the_engine_variants(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert set(schemas["NewGameRequest"]["properties"]["variant"]["enum"]) == set(VARIANTS)
+    assert set(schemas["GameState"]["properties"]["variant"]["enum"]) == set(VARIANTS)
+    cell = schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]
+    assert (cell["minimum"], cell["maximum"]) == (0, 15)
 
 
 # ---- ownership and bad input -----------------------------------------------------------------------

@@ -48,10 +48,11 @@ def site(tmp_path: Path):
     with Store.open(tmp_path / "fuzz.sqlite3") as store:
         token = secrets.token_urlsafe(32)
         player = store.web_player(token).id
-        # Small ids the fuzzer tries first: a finished game, a game won on the next move, the current.
+        # Small ids the fuzzer tries first: a finished game, a game won on the next move, the current
+        # (a Merge 2048 game, so that source cells in moves reach a game that takes them).
         store.add_game(player, Game.from_board(OVER, seed=1))
         store.add_game(player, Game.from_board(NEAR_WIN, seed=2))
-        store.new_game(player, seed=3)
+        store.new_game(player, seed=3, variant="merge")
         yield Site(store, player, f"{COOKIE_NAME}={token}"), create_app(store)
 
 

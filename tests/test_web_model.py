@@ -1,7 +1,8 @@
 """Stateful property test: the HTTP API behaves exactly like a ``Game`` driven directly.
 
-Hypothesis plays random sequences of moves, undos, keep-goings and new games through the real app,
-mixing in requests that carry a stale revision, and checks every answer against a reference game.
+Hypothesis plays random sequences of moves (whole-board and, in Merge 2048 games, single-tile),
+undos, keep-goings and new games of either variant through the real app, mixing in requests that
+carry a stale revision, and checks every answer against a reference game.
 """
 
 from __future__ import annotations
@@ -65,6 +66,25 @@ class ApiMatchesGame(RuleBasedStateMachine):
         if turn.changed:
             self._accepted()
 
+    @rule(direction=st.sampled_from(list(Direction)), cell=st.integers(0, 15))
+    def tile_move(self, direction: Direction, cell: int) -> None:
+        body = {"direction": direction.value, "cell": cell, "revision": self.revision}
+        response = self._post("move", body)
+        if self.reference.over:
+            assert response.status_code == 409 and response.json()["error"] == "game_finished"
+            return
+        if not self.reference.variant.tile_moves:
+            assert response.status_code == 409 and response.json()["error"] == "rejected"
+            return
+        turn = self.reference.move(direction, cell)
+        assert response.status_code == 200
+        answer = response.json()
+        assert answer["changed"] == turn.changed and answer["cell"] == cell
+        assert answer["slides"] == [list(s) for s in turn.slides]
+        assert answer["state"]["board"] == [list(row) for row in turn.board.rows]
+        if turn.changed:
+            self._accepted()
+
     @rule(direction=st.sampled_from(list(Direction)), back=st.integers(0, 30))
     def stale_move(self, direction: Direction, back: int) -> None:
         if not self.old_revisions:
@@ -94,12 +114,12 @@ class ApiMatchesGame(RuleBasedStateMachine):
             self.reference.keep_going()
             self._accepted()
 
-    @rule(seed=st.integers(0, 2**53 - 1))
-    def new_game(self, seed: int) -> None:
-        response = self.client.post("/api/games", json={"seed": seed})
+    @rule(seed=st.integers(0, 2**53 - 1), variant=st.sampled_from(["classic", "merge"]))
+    def new_game(self, seed: int, variant: str) -> None:
+        response = self.client.post("/api/games", json={"seed": seed, "variant": variant})
         assert response.status_code == 201
         self.game_id = response.json()["id"]
-        self.reference = Game.new(seed)
+        self.reference = Game.new(seed, variant)
         self.revision = 0
         self.old_revisions = []
 
@@ -116,6 +136,7 @@ class ApiMatchesGame(RuleBasedStateMachine):
         state = self.client.get("/api/game").json()
         game = self.reference
         assert state["id"] == self.game_id and state["revision"] == self.revision
+        assert state["variant"] == game.variant.name
         assert state["board"] == [list(row) for row in game.board.rows]
         assert (state["score"], state["moves"]) == (game.score, game.moves)
         assert (state["won"], state["keep_playing"], state["over"], state["can_undo"]) == (

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Literal, cast
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from twenty48.rules import Direction
+from twenty48.rules import CELLS, Direction
 from twenty48.store import GameRecord, GameSummary, MoveOutcome, Replay
 
 #: SQLite integers are signed 64-bit; larger ids or revisions cannot exist.
 ID_LIMIT = 2**63 - 1
 #: Seeds a browser can hold exactly (JavaScript numbers are doubles).
 SEED_LIMIT = 2**53 - 1
+#: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
+VariantName = Literal["classic", "merge"]
+VARIANT_HELP = "classic (the official rules) or merge (Merge 2048: staged spawns, single-tile swipes)."
+#: A logged move: a direction, or "left@5" for a single-tile move from cell 5 (Merge 2048).
+Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|1[0-5]))?$")]
 
 
 class _Request(BaseModel):
@@ -21,6 +28,14 @@ class _Request(BaseModel):
 class MoveRequest(_Request):
     # Enums are matched by value even in strict mode (JSON has no enum type).
     direction: Direction = Field(strict=False, description="up, down, left or right")
+    cell: int | None = Field(
+        default=None,
+        ge=0,
+        le=CELLS - 1,
+        description="Merge 2048 only: move just the tile on this cell (0-15, row-major) toward "
+        "`direction`; absent or null moves the whole board. A cell on a classic game is refused "
+        "with 409 and changes nothing; an empty cell or a tile that cannot move is an illegal move.",
+    )
     revision: int = Field(
         ge=0,
         le=ID_LIMIT,
@@ -38,6 +53,7 @@ class NewGameRequest(_Request):
     seed: int | None = Field(
         default=None, ge=0, le=SEED_LIMIT, description="Replay a known game; random when absent."
     )
+    variant: VariantName = Field(default="classic", description=f"The game's rules: {VARIANT_HELP}")
 
 
 class GameState(BaseModel):
@@ -46,9 +62,10 @@ class GameState(BaseModel):
     id: int
     revision: int = Field(description="Bumped by every accepted action (move, undo, keep going).")
     seed: int
+    variant: VariantName = Field(description=f"The game's rules: {VARIANT_HELP}")
     board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
     score: int
-    best: int = Field(description="The player's best score.")
+    best: int = Field(description="The player's best score in this game's variant.")
     moves: int = Field(description="Legal moves in the current line of play (undo takes one back).")
     max_tile: int
     won: bool = Field(description="A merge created 2048 in this game.")
@@ -64,6 +81,7 @@ class GameState(BaseModel):
             id=record.id,
             revision=record.revision,
             seed=record.seed,
+            variant=cast(VariantName, record.variant),
             board=[list(row) for row in record.board.rows],
             score=record.score,
             best=record.best_score,
@@ -87,6 +105,7 @@ class MoveAnswer(BaseModel):
     """What one move did, for animation, and the state after it."""
 
     direction: Direction
+    cell: int | None = Field(description="The source cell of a single-tile move; null for the whole board.")
     changed: bool = Field(description="False for an illegal move: nothing changed, nothing was stored.")
     points: int = Field(description="Points gained by this move's merges.")
     slides: list[tuple[int, int]] = Field(
@@ -103,6 +122,7 @@ class MoveAnswer(BaseModel):
         turn = outcome.turn
         return cls(
             direction=turn.direction,
+            cell=turn.cell,
             changed=turn.changed,
             points=turn.score,
             slides=list(turn.slides),
@@ -116,6 +136,7 @@ class MoveAnswer(BaseModel):
 
 class GameListItem(BaseModel):
     id: int
+    variant: VariantName
     score: int
     moves: int
     max_tile: int
@@ -130,6 +151,7 @@ class GameListItem(BaseModel):
     def of(cls, summary: GameSummary) -> GameListItem:
         return cls(
             id=summary.id,
+            variant=cast(VariantName, summary.variant),
             score=summary.score,
             moves=summary.moves,
             max_tile=summary.max_tile,
@@ -148,11 +170,14 @@ class GameList(BaseModel):
 
 
 class ReplayAnswer(BaseModel):
-    """A finished game: ``Game.replay(seed, actions)`` rebuilds it exactly."""
+    """A finished game: ``Game.replay(seed, actions, variant)`` rebuilds it exactly."""
 
     id: int
     seed: int
-    actions: list[Direction]
+    variant: VariantName
+    actions: list[Action] = Field(
+        description='The moves in order: "left", or "left@5" for a single-tile move from cell 5.'
+    )
     score: int
     max_tile: int
     won: bool
@@ -163,7 +188,8 @@ class ReplayAnswer(BaseModel):
         return cls(
             id=replay.game_id,
             seed=replay.seed,
-            actions=list(replay.actions),
+            variant=cast(VariantName, replay.variant),
+            actions=[str(a) for a in replay.actions],
             score=replay.score,
             max_tile=replay.max_tile,
             won=replay.won,
@@ -180,11 +206,12 @@ class HintAnswer(BaseModel):
     game_id: int
     revision: int = Field(description="The revision the hint was computed for.")
     best: Direction
-    moves: list[RankedMove] = Field(description="Every legal move, best first.")
+    moves: list[RankedMove] = Field(description="Every legal whole-board move, best first.")
 
 
 class BestScore(BaseModel):
-    best: int
+    variant: VariantName
+    best: int = Field(description="The player's best score in this variant (0 before any game).")
 
 
 class ErrorAnswer(BaseModel):

@@ -28,6 +28,7 @@ from twenty48.web.models import (
     NewGameRequest,
     RankedMove,
     ReplayAnswer,
+    VariantName,
 )
 from twenty48.web.worker import StoreWorker
 
@@ -113,8 +114,8 @@ async def current_game(me: Current) -> Response:
     "/games", response_model=GameState, status_code=status.HTTP_201_CREATED, summary="Start a new game"
 )
 async def new_game(me: Current, body: NewGameRequest | None = None) -> Response:
-    seed = body.seed if body is not None else None
-    record = await me.run(me.web.store.new_game, me.player, seed)
+    body = body if body is not None else NewGameRequest()
+    record = await me.run(me.web.store.new_game, me.player, body.seed, body.variant)
     return _json(GameState.of(record), status.HTTP_201_CREATED)
 
 
@@ -147,11 +148,14 @@ async def get_game(me: Current, game_id: GameId) -> Response:
     "not move counts, guard against stale clients: undo lowers the move count, so a count can "
     "name two different positions, whereas every accepted action bumps the revision. An illegal "
     "move answers 200 with `changed: false` and changes nothing. The answer is sent only after "
-    "the move is committed to disk.",
+    "the move is committed to disk. In a Merge 2048 game, `cell` moves only the tile on that cell "
+    "(a swipe that starts on it); a classic game refuses a `cell` with 409 `rejected`.",
 )
 async def move(me: Current, game_id: GameId, body: MoveRequest) -> Response:
     store = me.web.store
-    outcome = await me.run(store.move, me.player, game_id, body.direction, revision=body.revision)
+    outcome = await me.run(
+        store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision
+    )
     return _json(MoveAnswer.of(outcome))
 
 
@@ -179,7 +183,9 @@ async def keep_going(me: Current, game_id: GameId, body: ActionRequest) -> Respo
     response_model=HintAnswer,
     responses=_CONFLICT,
     summary="The solver's ranking of the legal moves",
-    description="Runs the expectimax solver on the game's position for at most `time_ms`.",
+    description="Runs the expectimax solver on the game's position for at most `time_ms`. The solver "
+    "ranks whole-board moves only and assumes classic spawns (2 or 4); for a Merge 2048 game its "
+    "values are estimates under those assumptions, and single-tile moves are not considered.",
 )
 async def hint(
     me: Current,
@@ -219,6 +225,9 @@ async def replay(me: Current, game_id: GameId) -> Response:
     return _json(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
-@router.get("/best", response_model=BestScore, summary="The player's best score")
-async def best(me: Current) -> Response:
-    return _json(BestScore(best=await me.run(me.web.store.best_score, me.player)))
+@router.get("/best", response_model=BestScore, summary="The player's best score in a variant")
+async def best(
+    me: Current,
+    variant: Annotated[VariantName, Query(description="classic (default) or merge")] = "classic",
+) -> Response:
+    return _json(BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant)))
