@@ -112,10 +112,11 @@ def prepare(
     seed: int = 1,
     score: int = 0,
     won: bool = False,
+    variant: str = "classic",
 ) -> Game:
     """Make ``rows`` the page's current game (straight into the store), reload, and return an
     independent copy of the stored game to predict the server's answers with."""
-    game = Game(seed=seed, board=Board.from_rows(rows), score=score, won=won)
+    game = Game(seed=seed, board=Board.from_rows(rows), score=score, won=won, variant=variant)
     record = server.store.add_game(player_id(page, server), game)
     page.reload()
     ready(page)
@@ -126,6 +127,26 @@ def current_game(page: Page, server: LiveServer) -> Game:
     """An independent copy of the page's player's current game, as stored."""
     state = server_state(page)
     return server.store.load_game(player_id(page, server), state["id"])
+
+
+def touch(page: Page, points: list[list[tuple[float, float]]]) -> None:
+    """Drive real touch input (the browser's own touch pipeline): ``points`` is a list of frames,
+    each the positions of the fingers down in that frame."""
+    cdp = page.context.new_cdp_session(page)
+    previous = 0
+    for frame in points:
+        kind = "touchStart" if len(frame) > previous else "touchMove"
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(frame)]},
+        )
+        previous = len(frame)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def swipe_frames(x: float, y: float, dx: float, dy: float) -> list[list[tuple[float, float]]]:
+    return [[(x + dx * k / 6, y + dy * k / 6)] for k in range(7)]
 
 
 def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:

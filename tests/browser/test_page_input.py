@@ -20,6 +20,8 @@ from pagetools import (
     ready,
     server_state,
     settled,
+    swipe_frames,
+    touch,
     wait_until,
 )
 from playwright.sync_api import Page
@@ -76,26 +78,6 @@ def test_modified_keys_belong_to_the_browser_and_ctrl_z_undoes(pages: Pages, liv
     game.undo()
     expect(page, game)
     assert page.is_disabled("#undo")
-
-
-def touch(page: Page, points: list[list[tuple[float, float]]]) -> None:
-    """Drive real touch input (the browser's own touch pipeline): ``points`` is a list of frames,
-    each the positions of the fingers down in that frame."""
-    cdp = page.context.new_cdp_session(page)
-    previous = 0
-    for frame in points:
-        kind = "touchStart" if len(frame) > previous else "touchMove"
-        cdp.send(
-            "Input.dispatchTouchEvent",
-            {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(frame)]},
-        )
-        previous = len(frame)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
-
-
-def swipe_frames(x: float, y: float, dx: float, dy: float) -> list[list[tuple[float, float]]]:
-    return [[(x + dx * k / 6, y + dy * k / 6)] for k in range(7)]
 
 
 def test_touch_swipes(pages: Pages, live_server: LiveServer) -> None:

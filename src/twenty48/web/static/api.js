@@ -42,8 +42,9 @@ const game = (state, action) => `/api/games/${state.id}/${action}`;
 
 export const api = {
   current: () => call("GET", "/api/game"),
-  newGame: () => call("POST", "/api/games"),
-  move: (state, direction) => call("POST", game(state, "move"), { direction, revision: state.revision }),
+  newGame: (variant) => call("POST", "/api/games", { variant }),
+  // `cell` (Merge 2048): move only the tile on that cell; undefined leaves it out: the whole board.
+  move: (state, direction, cell) => call("POST", game(state, "move"), { direction, cell, revision: state.revision }),
   undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
   hint: (state, ms) => call("GET", game(state, `hint?time_ms=${ms}`)),

@@ -20,7 +20,7 @@ const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };
 const HINT_MS = 300;
 
 let state = null; // the server's latest answer
-const queue = []; // {type: "move", dir, auto?} | {type: "undo" | "keep" | "new"}
+const queue = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant} | {type: "undo" | "keep"}
 let pumping = false;
 let overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
 let overAfterWin = false; // the winning move was also the last one
@@ -51,6 +51,19 @@ function showScores() {
   $("undo").disabled = !state.can_undo;
   $("hint").disabled = state.over;
   $("final").textContent = t("finalScore", { n: state.score });
+  showMode();
+}
+
+// The game's variant: the mode button in the header names it, the help line explains its swipes.
+function showMode() {
+  const mode = $("mode");
+  const name = t(state.variant);
+  mode.textContent = t("modeIs", { m: name });
+  mode.dataset.variant = state.variant;
+  mode.setAttribute("aria-label", t("changeMode", { m: name }));
+  mode.title = mode.getAttribute("aria-label");
+  $("help").dataset.i18n = state.variant === "merge" ? "helpMerge" : "help";
+  $("help").textContent = t($("help").dataset.i18n);
 }
 
 function floatGain(points) {
@@ -125,13 +138,13 @@ async function played(before, answer) {
 async function perform(action) {
   try {
     if (action.type === "move") {
-      if (!state.over) await played(state, await api.move(state, action.dir));
+      if (!state.over) await played(state, await api.move(state, action.dir, action.cell));
     } else if (action.type === "undo") {
       if (state.can_undo) adopt(await api.undo(state));
     } else if (action.type === "keep") {
       if (state.won && !state.keep_playing && !state.over) adopt(await api.keepGoing(state));
     } else {
-      adopt(await api.newGame(), true);
+      adopt(await api.newGame(action.variant), true);
     }
   } catch (error) {
     if (error.retryable) throw error;
@@ -201,12 +214,21 @@ function enqueue(action) {
 
 // ---- what the player does ------------------------------------------------------------------------
 
-function move(dir, repeat = false) {
+// `cell` (Merge 2048 swipes only): move just the tile on that cell.
+function move(dir, repeat = false, cell = undefined) {
   if (overlay) return;
   // Holding a key repeats it: take a repeat only when everything before it is done, so the
   // queue never fills up behind a held key.
   if (repeat && (queue.length || pumping || view.busy)) return;
-  enqueue({ type: "move", dir });
+  enqueue({ type: "move", dir, cell });
+}
+
+// In Merge 2048 a swipe that starts on a tile moves only that tile (the one shown there when the
+// finger went down); one that starts on an empty cell or a gap moves the whole board.
+function tileUnder(start) {
+  if (state?.variant !== "merge") return undefined;
+  const cell = view.cellAt(start.x, start.y);
+  return cell >= 0 && view.values[cell] ? cell : undefined;
 }
 
 function undo(repeat = false) {
@@ -214,20 +236,33 @@ function undo(repeat = false) {
   if (state?.can_undo || queue.some((a) => a.type === "move")) enqueue({ type: "undo" });
 }
 
+const inProgress = () => state && !state.over && (state.moves > 0 || queue.length > 0);
+
+// New game keeps the mode; it asks first only when there is a game to lose.
 function requestNewGame() {
   setAuto(false);
-  const inProgress = state && !state.over && (state.moves > 0 || queue.length > 0);
-  if (inProgress) {
-    $("confirm").returnValue = "";
-    $("confirm").showModal();
-  }
+  if (inProgress()) askNewGame(state.variant);
   else startNewGame();
 }
 
-function startNewGame() {
+// The mode button: the new-game dialog, with the other mode chosen.
+function chooseMode() {
+  setAuto(false);
+  askNewGame(state?.variant === "merge" ? "classic" : "merge");
+}
+
+function askNewGame(variant) {
+  const dialog = $("confirm");
+  for (const radio of dialog.querySelectorAll("[name=variant]")) radio.checked = radio.value === variant;
+  $("confirm-text").hidden = !inProgress();
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+function startNewGame(variant = state?.variant) {
   if (overlay === "win") queue.length = 0; // moves held behind the banner belonged to that game
   setOverlay(null);
-  enqueue({ type: "new" });
+  enqueue({ type: "new", variant });
 }
 
 function keepGoing() {
@@ -362,9 +397,9 @@ function bind() {
     undo,
     newGame: requestNewGame,
   });
-  bindSwipe($("frame"), (dir) => {
+  bindSwipe($("frame"), (dir, start) => {
     setAuto(false);
-    move(dir);
+    move(dir, false, tileUnder(start));
   });
   for (const button of document.querySelectorAll(".pad [data-dir]")) {
     button.addEventListener("click", () => {
@@ -374,7 +409,8 @@ function bind() {
   }
   $("new").addEventListener("click", requestNewGame);
   $("win-new").addEventListener("click", requestNewGame);
-  $("again").addEventListener("click", startNewGame);
+  $("again").addEventListener("click", () => startNewGame());
+  $("mode").addEventListener("click", chooseMode);
   $("undo").addEventListener("click", () => {
     setAuto(false);
     undo();
@@ -384,7 +420,9 @@ function bind() {
   $("auto").addEventListener("click", () => setAuto(!auto && !!state && !state.over && !overlay));
   $("confirm-yes").addEventListener("click", () => $("confirm").close("yes"));
   $("confirm-no").addEventListener("click", () => $("confirm").close());
-  $("confirm").addEventListener("close", () => $("confirm").returnValue === "yes" && startNewGame());
+  $("confirm").addEventListener("close", () => {
+    if ($("confirm").returnValue === "yes") startNewGame($("confirm").querySelector("[name=variant]:checked").value);
+  });
   $("open-settings").addEventListener("click", () => $("settings").showModal());
   $("close-settings").addEventListener("click", () => $("settings").close());
   // Browsers allow sound only after a gesture; any of these counts.

@@ -16,6 +16,9 @@ const STRINGS = {
     offline: "Can't reach the server; retrying… ({n} waiting)", online: "Connected again.",
     changed: "This game changed in another tab; showing it as it is now.", refused: "The server refused: {d}",
     gameOverIs: "Game over. Final score {n}",
+    mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "Mode: {m}", changeMode: "Mode: {m} — change",
+    mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
+    helpMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N starts a new game · swipe on the board; a swipe that starts on a tile moves only that tile",
   },
   ja: {
     score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新しい\u200bゲーム", undo: "戻す",
@@ -31,6 +34,9 @@ const STRINGS = {
     offline: "サーバーに接続できません。再試行中…（{n}件待機中）", online: "再接続しました。",
     changed: "別のタブでゲームが進みました。最新の状態を表示します。", refused: "サーバーが拒否しました: {d}",
     gameOverIs: "ゲームオーバー。最終スコア {n}",
+    mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "モード: {m}", changeMode: "モード: {m}（変更）",
+    mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
+    helpMerge: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム · 盤面をスワイプ（タイルから始めるとそのタイルだけが動く）",
   },
   zh: {
     score: "分数", best: "最高分", moves: "步数", newGame: "新游戏", newShort: "新游戏", undo: "撤销", hint: "提示",
@@ -46,6 +52,9 @@ const STRINGS = {
     offline: "无法连接服务器，正在重试…（{n} 个操作等待中）", online: "已重新连接。",
     changed: "此游戏已在另一个标签页中改变，现显示最新状态。", refused: "服务器拒绝：{d}",
     gameOverIs: "游戏结束。最终分数 {n}",
+    mode: "模式", classic: "经典", merge: "合并 2048", modeIs: "模式：{m}", changeMode: "模式：{m}（更改）",
+    mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
+    helpMerge: "方向键、WASD 或 hjkl 移动 · U 或 Ctrl+Z 撤销 · N 新游戏 · 在棋盘上滑动（从方块开始滑动只移动该方块）",
   },
 };
 

@@ -42,6 +42,7 @@ export function bindKeys(handler) {
 
 // A swipe: pointer down, pointer up at least 25 px away on one axis; the longer axis decides
 // (|dy| >= |dx| is vertical). A second finger voids the gesture until every finger has lifted.
+// onSwipe(direction, start) gets where the gesture began ({x, y}, viewport pixels).
 export function bindSwipe(element, onSwipe) {
   const down = new Set();
   let start = null;
@@ -60,7 +61,7 @@ export function bindSwipe(element, onSwipe) {
     const dx = event.clientX - gesture.x;
     const dy = event.clientY - gesture.y;
     if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return;
-    onSwipe(Math.abs(dy) >= Math.abs(dx) ? (dy > 0 ? "down" : "up") : dx > 0 ? "right" : "left");
+    onSwipe(Math.abs(dy) >= Math.abs(dx) ? (dy > 0 ? "down" : "up") : dx > 0 ? "right" : "left", gesture);
   };
   element.addEventListener("pointerup", lift);
   element.addEventListener("pointercancel", lift);

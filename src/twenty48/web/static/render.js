@@ -51,6 +51,14 @@ export class BoardView {
     });
   }
 
+  // The cell whose slot holds the viewport point (x, y), or -1 (a gap, the border, elsewhere).
+  cellAt(x, y) {
+    return this.cells.findIndex((cell) => {
+      const r = cell.getBoundingClientRect();
+      return x >= r.left && x < r.right && y >= r.top && y < r.bottom;
+    });
+  }
+
   relabel() {
     this.cells.forEach((cell, i) => cell.setAttribute("aria-label", this.label(this.values[i])));
   }
