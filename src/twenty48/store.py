@@ -507,11 +507,12 @@ class Store:
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
         a single-tile move on a game whose variant has none."""
-        action: Action = Direction(direction)
+        direction = Direction(direction)
+        action: Action = direction
         if cell is not None:
             if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
                 raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
-            action = TileMove(action, cell)
+            action = TileMove(direction, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
             if cell is not None and not game.variant.tile_moves:
