@@ -184,6 +184,28 @@ async def test_quitting_and_starting_again_resumes_exactly(db):
         assert screen.game.moves == before["moves"] - 1
 
 
+async def test_a_merge_game_shows_its_mode_and_resumes_as_one(db):
+    app = make_app(db, variant="merge", seed=12)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        assert screen.game.variant.name == "merge"
+        assert "Mode: Merge 2048" in str(screen.query_one("#status").render())
+        await pilot.press("left", "up")  # the terminal moves the whole board
+        reference = Game.new(12, "merge")
+        for direction in (Direction.LEFT, Direction.UP):
+            reference.move(direction)
+        assert screen.game.to_dict() == reference.to_dict()
+        await pilot.press("q")
+    again = make_app(db)
+    async with again.run_test(size=SIZE):
+        screen = screen_of(again)
+        assert screen.game.to_dict() == reference.to_dict()
+        assert "Mode: Merge 2048" in str(screen.query_one("#status").render())
+    classic = make_app(db, seed=12)
+    async with classic.run_test(size=SIZE):
+        assert "Mode" not in str(screen_of(classic).query_one("#status").render())
+
+
 async def test_the_best_score_outlives_the_game_that_made_it(db):
     game = Game.from_board(Board.parse("512 512 0 0/0 0 0 0/0 0 0 0/0 0 0 0"), seed=5, score=3000)
     app = make_app(db, game=game)

@@ -143,6 +143,23 @@ def test_best_covers_earlier_games_and_the_game_on_screen(store):
     assert Session.resume(store).best == first_score
 
 
+def test_a_merge_session_keeps_its_variant_and_its_own_best(store):
+    classic = Session.resume(store, seed=5)
+    _legal_moves(classic, 20)
+    classic_best = classic.best
+    session = Session.resume(store, variant="merge")
+    assert session.game.variant.name == "merge" and session.best == 0
+    _legal_moves(session, 3)
+    assert Session.resume(store).game.to_dict() == session.game.to_dict()
+    session.new_game(seed=9)
+    assert session.game.variant.name == "merge"
+    assert session.game.board == Game.new(9, "merge").board
+    player = store.local_player()
+    assert store.current_game(player.id).variant == "merge"
+    assert store.best_score(player.id, "classic") == classic_best
+    assert Session.resume(store, seed=4).game.variant.name == "classic"  # a seed alone: classic
+
+
 def test_a_second_window_playing_the_same_game_is_noticed(store):
     here = Session.resume(store, seed=21)
     there = Session.resume(store)
@@ -233,7 +250,17 @@ def test_play_takes_a_seed_and_a_database_path(tmp_path):
     args = build_parser().parse_args(["play", "--seed", "5", "--db", str(tmp_path / "x.sqlite3")])
     assert args.run is play.run and args.seed == 5 and args.db == tmp_path / "x.sqlite3"
     defaults = build_parser().parse_args(["play"])
-    assert defaults.seed is None and defaults.db is None
+    assert defaults.seed is None and defaults.db is None and defaults.variant is None
+    assert build_parser().parse_args(["play", "--variant", "merge"]).variant == "merge"
+
+
+def test_play_refuses_an_unknown_variant(capsys):
+    from twenty48.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--variant", "hexagonal"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
 
 
 def test_play_refuses_a_bad_seed(capsys):

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from twenty48.commands.replay import parse_seed
+from twenty48.variants import VARIANTS
 
 HELP = "Play in the terminal; the game is saved after every move and resumes next time."
 
@@ -14,6 +15,13 @@ HELP = "Play in the terminal; the game is saved after every move and resumes nex
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=parse_seed, default=None, help="start a new game from this seed instead of resuming"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=sorted(VARIANTS),
+        default=None,
+        help="start a new game with these rules instead of resuming (merge: Merge 2048, whose "
+        "single-tile swipes exist only in the browser; the terminal moves the whole board)",
     )
     parser.add_argument(
         "--db",
@@ -31,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
-    Twenty48App(db_path=args.db, seed=args.seed).run()
+    Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant).run()
     return 0

@@ -37,6 +37,7 @@ from twenty48.tui.widgets import (
     StatBox,
     board_geometry,
 )
+from twenty48.variants import CLASSIC
 
 #: How long a spawned or merged tile stays marked.
 MARK_SECONDS = 0.35
@@ -257,6 +258,8 @@ class GameScreen(Screen[None]):
             lines.append(Text("Game over.", style="bold"))
         elif game.won:
             lines.append(Text("2048 reached!" + (" Keep going." if game.keep_playing else "")))
+        if game.variant is not CLASSIC:
+            lines.append(Text(f"Mode: {game.variant.title}", style="bold"))
         saved = "saved" if self.session.saving else "not saved"
         lines.append(Text(f"seed {game.seed} · {saved}", style="dim"))
         self.query_one("#status", Static).update(Text("\n").join(lines))
@@ -462,6 +465,7 @@ class Twenty48App(App[None]):
         db_path: Path | None = None,
         game: Game | None = None,
         seed: int | None = None,
+        variant: str | None = None,
         settings: SolverSettings | None = None,
         true_colour: bool | None = None,
     ) -> None:
@@ -469,6 +473,7 @@ class Twenty48App(App[None]):
         self.db_path = Path(db_path) if db_path is not None else Store.default_path()
         self._start_game = game
         self._start_seed = seed
+        self._start_variant = variant
         self.settings = settings if settings is not None else SolverSettings()
         self._true_colour = true_colour
         self.store: Store | None = None
@@ -480,7 +485,9 @@ class Twenty48App(App[None]):
     def _open(self) -> None:
         try:
             self.store = Store.open(self.db_path)
-            session = Session.resume(self.store, game=self._start_game, seed=self._start_seed)
+            session = Session.resume(
+                self.store, game=self._start_game, seed=self._start_seed, variant=self._start_variant
+            )
         except StoreError as exc:
             self._close_store()
             corrupt = isinstance(exc, StoreUnreadableError)
@@ -507,7 +514,9 @@ class Twenty48App(App[None]):
         elif answer == "retry":
             self._open()
         elif answer == "unsaved":
-            game = self._start_game if self._start_game is not None else Game.new(self._start_seed)
+            game = self._start_game
+            if game is None:
+                game = Game.new(self._start_seed, self._start_variant or CLASSIC.name)
             self._start(Session.unsaved(game))
         else:
             self.exit()

@@ -24,6 +24,7 @@ from twenty48.store import (
     Store,
     StoreError,
 )
+from twenty48.variants import CLASSIC
 
 
 class ChangedElsewhere(Exception):
@@ -59,14 +60,17 @@ class Session:
         return cls(game if game is not None else Game.new())
 
     @classmethod
-    def resume(cls, store: Store, game: Game | None = None, seed: int | None = None) -> Session:
-        """The terminal player's game from ``store``: ``game`` or a new game from ``seed`` when given
-        (it becomes the current game), otherwise the saved one (a new one on the first run)."""
+    def resume(
+        cls, store: Store, game: Game | None = None, seed: int | None = None, variant: str | None = None
+    ) -> Session:
+        """The terminal player's game from ``store``: ``game``, or a new game from ``seed`` and/or of
+        ``variant`` when given (it becomes the current game), otherwise the saved one (a new
+        classic one on the first run)."""
         player = store.local_player()
         if game is not None:
             record = store.add_game(player.id, game)
-        elif seed is not None:
-            record = store.new_game(player.id, seed)
+        elif seed is not None or variant is not None:
+            record = store.new_game(player.id, seed, variant or CLASSIC.name)
         else:
             record = store.current_game(player.id)
         return cls._from_record(store, record)
@@ -85,7 +89,7 @@ class Session:
 
     @property
     def best(self) -> int:
-        """The best score the player ever reached, this game included."""
+        """The best score the player ever reached in this game's variant, this game included."""
         return max(self._best, self.game.score)
 
     def take_save_error(self) -> str | None:
@@ -125,9 +129,9 @@ class Session:
         self.game.keep_going()
 
     def new_game(self, seed: int | None = None) -> None:
-        """Start a new game; it replaces this one as the player's current game."""
+        """Start a new game of the same variant; it replaces this one as the player's current game."""
         self._best = self.best
-        game = Game.new(seed)
+        game = Game.new(seed, self.game.variant)
         saved = self._saved
         if saved is not None:
             try:
@@ -152,7 +156,8 @@ class Session:
                 record = saved.store.current_game(saved.player_id)
                 self.game = saved.store.load_game(saved.player_id, record.id)
                 saved.game_id, saved.revision = record.id, record.revision
-                self._best = max(self._best, record.best_score)
+                # The store's best for that game's variant (the other window may have changed it).
+                self._best = record.best_score
                 raise ChangedElsewhere(str(exc)) from exc
         except StoreError as exc:
             self._stop_saving(exc)
