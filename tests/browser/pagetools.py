@@ -99,6 +99,19 @@ def settled(page: Page, moves: int, timeout: float = 5000) -> None:
     )
 
 
+#: A position where every direction is legal and a few merges wait.
+OPEN = [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]]
+
+
+def expect_game(page: Page, game: Game) -> None:
+    """Once the page settles at ``game``'s move count, page and server both show ``game``."""
+    settled(page, game.moves)
+    assert board(page) == flat(game.board.rows)
+    state = server_state(page)
+    assert flat(state["board"]) == flat(game.board.rows)
+    assert numbers(page) == {"score": game.score, "best": state["best"], "moves": game.moves}
+
+
 def player_id(page: Page, server: LiveServer) -> int:
     token = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE_NAME)
     return server.store.web_player(token).id

@@ -9,11 +9,13 @@ import time
 
 import pytest
 from pagetools import (
+    OPEN,
     PHONE,
     LiveServer,
     Pages,
     board,
     current_game,
+    expect_game,
     flat,
     numbers,
     prepare,
@@ -24,21 +26,8 @@ from pagetools import (
     touch,
     wait_until,
 )
-from playwright.sync_api import Page
-
-from twenty48.game import Game
 
 pytestmark = pytest.mark.browser
-
-OPEN = [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]]
-
-
-def expect(page: Page, game: Game) -> None:
-    settled(page, game.moves)
-    assert board(page) == flat(game.board.rows)
-    state = server_state(page)
-    assert flat(state["board"]) == flat(game.board.rows)
-    assert numbers(page) == {"score": game.score, "best": state["best"], "moves": game.moves}
 
 
 @pytest.mark.parametrize(
@@ -56,7 +45,7 @@ def test_keys_move(pages: Pages, live_server: LiveServer, keys: list[str], direc
     for key, direction in zip(keys, directions, strict=True):
         page.keyboard.press(key)
         game.move(direction)
-        expect(page, game)
+        expect_game(page, game)
 
 
 def test_modified_keys_belong_to_the_browser_and_ctrl_z_undoes(pages: Pages, live_server: LiveServer) -> None:
@@ -67,16 +56,16 @@ def test_modified_keys_belong_to_the_browser_and_ctrl_z_undoes(pages: Pages, liv
         page.keyboard.press(key)
     page.keyboard.press("ArrowLeft")
     game.move("left")
-    expect(page, game)  # the modified presses moved nothing
+    expect_game(page, game)  # the modified presses moved nothing
     page.keyboard.press("ArrowDown")
     game.move("down")
-    expect(page, game)
+    expect_game(page, game)
     page.keyboard.press("Control+z")
     game.undo()
-    expect(page, game)
+    expect_game(page, game)
     page.keyboard.press("u")
     game.undo()
-    expect(page, game)
+    expect_game(page, game)
     assert page.is_disabled("#undo")
 
 
@@ -88,17 +77,17 @@ def test_touch_swipes(pages: Pages, live_server: LiveServer) -> None:
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     touch(page, swipe_frames(cx, cy, -80, 10))  # mostly leftward
     game.move("left")
-    expect(page, game)
+    expect_game(page, game)
     touch(page, swipe_frames(cx, cy, 30, 30))  # a tie goes to the vertical axis
     game.move("down")
-    expect(page, game)
+    expect_game(page, game)
     touch(page, swipe_frames(cx, cy, 20, -24))  # under 25 px on both axes: a tap
     touch(page, [[(cx, cy)], [(cx, cy), (cx + 40, cy)], [(cx, cy - 90), (cx + 40, cy - 90)]])  # two fingers
     page.wait_for_timeout(200)
-    expect(page, game)
+    expect_game(page, game)
     touch(page, swipe_frames(cx, cy, 0, -120))
     game.move("up")
-    expect(page, game)
+    expect_game(page, game)
     # A swipe on the board never scrolls the page, pulls to refresh or navigates back.
     assert page.evaluate("window.scrollY") == 0
     style = "e => (s => [s.touchAction, s.overscrollBehavior])(getComputedStyle(e))"
@@ -118,7 +107,7 @@ def test_mouse_drags_are_swipes(pages: Pages, live_server: LiveServer) -> None:
         page.mouse.up()
         if direction:
             game.move(direction)
-        expect(page, game)
+        expect_game(page, game)
 
 
 def test_on_screen_buttons(pages: Pages, live_server: LiveServer) -> None:
@@ -128,10 +117,10 @@ def test_on_screen_buttons(pages: Pages, live_server: LiveServer) -> None:
     for direction in ["left", "up", "right", "down"]:
         page.click(f".pad [data-dir={direction}]")
         game.move(direction)
-        expect(page, game)
+        expect_game(page, game)
     page.click("#undo")
     game.undo()
-    expect(page, game)
+    expect_game(page, game)
 
 
 def test_fifty_keys_in_a_second_apply_each_legal_move_once(pages: Pages, live_server: LiveServer) -> None:
@@ -155,7 +144,7 @@ def test_fifty_keys_in_a_second_apply_each_legal_move_once(pages: Pages, live_se
     assert burst < 1.5, burst  # 50 keys in about a second (the machine may be busy)
     assert 10 < game.moves <= 50
     settled(page, game.moves, timeout=15000)
-    expect(page, game)
+    expect_game(page, game)
     assert server_state(page)["moves"] == game.moves == page.evaluate("window.shown")
 
 
@@ -181,7 +170,7 @@ def test_reload_resumes_the_same_game_without_replaying_points(pages: Pages, liv
     for key, direction in [("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowLeft", "left")]:
         page.keyboard.press(key)
         game.move(direction)
-    expect(page, game)
+    expect_game(page, game)
     before = numbers(page)
     page.reload()
     ready(page)
@@ -213,7 +202,7 @@ def test_new_game_asks_first_when_a_game_is_in_progress(pages: Pages, live_serve
         page.keyboard.press(key)
         game.move(direction)
     assert game.moves > 0
-    expect(page, game)
+    expect_game(page, game)
     page.keyboard.press("n")
     assert page.is_visible("#confirm")
     playing = server_state(page)

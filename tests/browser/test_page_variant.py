@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from pagetools import (
     ARTIFACTS,
+    OPEN,
     PHONE,
     LiveServer,
     Pages,
-    board,
     current_game,
+    expect_game,
     flat,
-    numbers,
     prepare,
     server_state,
     settled,
@@ -24,19 +24,7 @@ from pagetools import (
 )
 from playwright.sync_api import Page
 
-from twenty48.game import Game
-
 pytestmark = pytest.mark.browser
-
-OPEN = [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]]
-
-
-def expect(page: Page, game: Game) -> None:
-    settled(page, game.moves)
-    assert board(page) == flat(game.board.rows)
-    state = server_state(page)
-    assert flat(state["board"]) == flat(game.board.rows)
-    assert numbers(page) == {"score": game.score, "best": state["best"], "moves": game.moves}
 
 
 def centre(page: Page, cell: int) -> tuple[float, float]:
@@ -76,7 +64,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     direction = game.board.legal_moves()[0]
     page.click(f".pad [data-dir={direction.value}]")
     game.move(direction)
-    expect(page, game)
+    expect_game(page, game)
     page.keyboard.press("n")
     assert page.is_visible("#confirm") and page.is_visible("#confirm-text")
     assert page.is_checked("#confirm [value=merge]")
@@ -120,17 +108,17 @@ def test_a_swipe_that_starts_on_a_tile_moves_only_that_tile(pages: Pages, live_s
     x, y = centre(page, 3)
     touch(page, swipe_frames(x, y, -80, 5))  # the 2 on cell 3 joins the 2 on cell 0; nothing else moves
     game.move("left", 3)
-    expect(page, game)
+    expect_game(page, game)
     assert flat(game.board.rows)[5] == 4 and flat(game.board.rows)[12] == flat(game.board.rows)[15] == 8
     x, y = centre(page, 5)
     touch(page, swipe_frames(x, y, 0, 90))  # the 4 alone slides to the bottom row
     game.move("down", 5)
-    expect(page, game)
+    expect_game(page, game)
     empty = next(c for c, v in enumerate(game.board.cells) if not v)
     x, y = centre(page, empty)
     touch(page, swipe_frames(x, y, 80, 0))  # from an empty cell: the whole board
     game.move("right")
-    expect(page, game)
+    expect_game(page, game)
     assert stored_actions(page, live_server) == ["left@3", "down@5", "right"]
 
 
@@ -139,10 +127,10 @@ def test_keys_buttons_and_mouse_drags_in_merge_mode(pages: Pages, live_server: L
     game = prepare(page, live_server, OPEN, variant="merge")
     page.keyboard.press("ArrowLeft")  # keys move the whole board
     game.move("left")
-    expect(page, game)
+    expect_game(page, game)
     page.click(".pad [data-dir=up]")  # so do the buttons
     game.move("up")
-    expect(page, game)
+    expect_game(page, game)
     tile = next(c for c, v in enumerate(game.board.cells) if v and game.board.move_tile(c, "down").changed)
     x, y = centre(page, tile)
     page.mouse.move(x, y)
@@ -150,7 +138,7 @@ def test_keys_buttons_and_mouse_drags_in_merge_mode(pages: Pages, live_server: L
     page.mouse.move(x, y + 100, steps=4)
     page.mouse.up()
     game.move("down", tile)
-    expect(page, game)
+    expect_game(page, game)
     # A swipe on a tile that cannot go that way is an illegal move: nothing changes.
     cells = game.board.cells
     blocked = next(c for c, v in enumerate(cells) if v and not game.board.move_tile(c, "up").changed)
@@ -162,7 +150,7 @@ def test_keys_buttons_and_mouse_drags_in_merge_mode(pages: Pages, live_server: L
     page.mouse.up()
     page.wait_for_timeout(300)
     assert server_state(page) == before
-    expect(page, game)
+    expect_game(page, game)
     assert stored_actions(page, live_server) == ["left", "up", f"down@{tile}"]
 
 
@@ -172,5 +160,5 @@ def test_classic_swipes_on_a_tile_still_move_the_whole_board(pages: Pages, live_
     x, y = centre(page, 3)
     touch(page, swipe_frames(x, y, -80, 5))
     game.move("left")
-    expect(page, game)
+    expect_game(page, game)
     assert stored_actions(page, live_server) == ["left"]
