@@ -57,6 +57,14 @@ def run(args: argparse.Namespace) -> int:
                 best = max(r.max_tile for r in records)
                 mean = sum(r.score for r in records) / len(records)
                 progress.update(task, advance=1, description=f"best tile {best}, mean score {mean:,.0f}")
+                if not progress.console.is_terminal:
+                    # No live bar when stderr is a file: log each game so a long run can be followed.
+                    print(
+                        f"game seed {record.seed}: score {record.score}, largest tile {record.max_tile}, "
+                        f"{record.moves} moves in {record.seconds:.1f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
         except KeyboardInterrupt:
             interrupted = True
     records.sort(key=lambda r: r.seed)
