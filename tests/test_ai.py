@@ -14,11 +14,12 @@ from twenty48 import fast
 from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search
 from twenty48.ai.play import play_game
 from twenty48.ai.reduce import squeeze
+from twenty48.ai.solver import NODE_BUDGET
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
 OVER = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
-MIDGAME = Board.parse("2 8 4 2/4 16 32 8/8 64 128 2/1024 512 256 4")
+MIDGAME = Board.parse("2 0 0 0/4 2 0 0/16 64 8 2/1024 256 128 32")
 # A crowded board whose tree stays big for many rounds, so that a deep search takes long.
 CROWDED = Board.parse("2 4 8 16/4 8 16 32/0 2 4 8/0 0 2 1024")
 
@@ -189,3 +190,19 @@ def test_solver_games_run_to_the_end():
     final = Game.new(3)
     assert record.max_tile >= 256
     assert final.seed == record.seed
+
+
+def test_default_setting_is_a_fixed_depth_search_within_the_node_budget():
+    for board in (MIDGAME, CROWDED, Board.parse("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2")):
+        adaptive = analyse(board)
+        assert 3 <= adaptive.depth <= default_depth(board)
+        assert adaptive.nodes <= NODE_BUDGET
+        # Each depth is a fresh search, so the last one is exactly a fixed-depth search.
+        assert adaptive.values == analyse(board, depth=adaptive.depth).values
+        assert analyse(board).values == adaptive.values
+
+
+def test_time_limit_with_a_depth_cap():
+    capped = analyse(MIDGAME, depth=2, time_limit=5.0)
+    assert capped.depth == 2
+    assert capped.values == analyse(MIDGAME, depth=2).values
