@@ -103,8 +103,12 @@ def test_a_game_and_its_board_rank_the_same():
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="depth"):
         rank_moves(MIDGAME, depth=0)
-    with pytest.raises(ValueError, match="time_limit"):
-        rank_moves(MIDGAME, time_limit=0)
+    for bad in (0, -1.0, float("inf"), float("nan"), "1", True):
+        with pytest.raises(ValueError, match="time_limit"):
+            rank_moves(MIDGAME, time_limit=bad)
+    for bad in (0, 2.0, "3", True):
+        with pytest.raises(ValueError, match="depth"):
+            rank_moves(MIDGAME, depth=bad)
     with pytest.raises(TypeError, match="Board or a Game"):
         rank_moves("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
+import numbers
 import threading
 import time
 from collections.abc import Iterator
@@ -81,8 +83,12 @@ def analyse(
     board = _board_of(position)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, numbers.Real)
+        or not 0 < time_limit < math.inf
+    ):
+        raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
     roots = _root_moves(board)
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
@@ -109,7 +115,7 @@ def rank_moves(
 def best_move(
     position: Board | Game, depth: int | None = None, time_limit: float | None = None
 ) -> Direction | None:
-    """The move the solver plays; None only when the game is over."""
+    """The move the solver plays; None only when no move is legal (the game is over)."""
     return analyse(position, depth=depth, time_limit=time_limit).best
 
 
