@@ -272,7 +272,12 @@ def _transposition_table(enabled: bool) -> Iterator[np.ndarray]:
         yield _NO_TABLE
         return
     with _tables_lock:
-        tt = _free_tables.pop() if _free_tables else np.zeros(TABLE_SIZE, dtype=search.ENTRY)
+        tt = _free_tables.pop() if _free_tables else None
+    if tt is None:
+        tt = np.empty(TABLE_SIZE, dtype=search.ENTRY)
+        # Write every byte now: the kernel touches the table at random, and faulting in a fresh
+        # zero page at a time would cost the first searches milliseconds.
+        tt.view(np.uint8).fill(0)
     try:
         yield tt
     finally:
