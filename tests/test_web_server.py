@@ -239,3 +239,11 @@ def test_loopback_servers_only_answer_loopback_names() -> None:
     assert serve.allowed_hosts("0.0.0.0") is None
     assert serve.url_for("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
     assert serve.url_for("::1", 8000) == "http://[::1]:8000/"
+
+
+def test_bare_2048_takes_the_serve_options(monkeypatch) -> None:
+    seen = []
+    monkeypatch.setattr(serve, "run", lambda args: seen.append(args) or 0)
+    assert cli.main(["--port", "8000", "--no-browser"]) == 0
+    (args,) = seen
+    assert (args.command, args.port, args.no_browser) == ("serve", 8000, True)

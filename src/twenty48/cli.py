@@ -24,7 +24,8 @@ COMMANDS: dict[str, str] = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="2048",
-        description="2048 exactly as its official rules define it.",
+        description="2048 exactly as its official rules define it. Without a command (options "
+        "included, e.g. `2048 --port 8000`) it runs `serve`: the browser game.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -38,10 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        # Bare `2048` plays in the browser.
-        args = parser.parse_args(["serve"])
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help", "--version")):
+        # Bare `2048`, with or without serve's options, plays in the browser.
+        words = ["serve", *words]
+    args = parser.parse_args(words)
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
