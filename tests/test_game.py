@@ -195,6 +195,18 @@ def test_json_round_trip_preserves_play(seed, moves, undos, more):
     assert restored.to_dict() == game.to_dict()
 
 
+def test_to_dict_without_actions_is_the_rest_of_the_save():
+    game = Game.new(3)
+    for d in [Direction.UP, Direction.LEFT, Direction.DOWN]:
+        game.move(d)
+    full = game.to_dict()
+    state = game.to_dict(actions=False)
+    assert "actions" not in state
+    with pytest.raises(ValueError, match="actions"):
+        Game.from_dict(state)
+    assert Game.from_dict({**state, "actions": full["actions"]}).to_dict() == full
+
+
 def valid_dict() -> dict:
     game = Game.new(9)
     for d in [Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT] * 3:

@@ -290,9 +290,13 @@ class Game:
 
     # ---- serialisation ------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Everything needed to continue exactly, as plain JSON types."""
-        return {
+    def to_dict(self, *, actions: bool = True) -> dict[str, Any]:
+        """Everything needed to continue exactly, as plain JSON types.
+
+        ``actions=False`` leaves out the action log, for a store that keeps it elsewhere and puts
+        it back under ``"actions"`` before ``from_dict``: the log grows with every move, and
+        rebuilding it on each save would make a save cost O(moves)."""
+        state: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "variant": self._variant.name,
             "seed": self._seed,
@@ -302,7 +306,6 @@ class Game:
             "won": self._won,
             "keep_playing": self._keep_playing,
             "over": self._over,
-            "actions": [str(a) for a in self._actions],
             "undo": [
                 {
                     "board": [list(row) for row in s.board.rows],
@@ -313,6 +316,9 @@ class Game:
                 for s in self._undo
             ],
         }
+        if actions:
+            state["actions"] = [str(a) for a in self._actions]
+        return state
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:

@@ -779,9 +779,7 @@ def _raise_best(db: sqlite3.Connection, player_id: int, variant: str, score: int
 
 
 def _state_json(game: Game) -> str:
-    state: dict[str, Any] = game.to_dict()
-    del state["actions"]
-    return json.dumps(state, separators=(",", ":"))
+    return json.dumps(game.to_dict(actions=False), separators=(",", ":"))
 
 
 def _busy(exc: sqlite3.Error) -> bool:
