@@ -37,6 +37,16 @@ class TileMove(NamedTuple):
 Action = Direction | TileMove
 
 
+def make_action(direction: Direction | str, cell: int | None = None) -> Action:
+    """A whole-board move, or with ``cell`` (0-15) a single-tile move from that cell."""
+    direction = Direction(direction)
+    if cell is None:
+        return direction
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
+        raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
+    return TileMove(direction, cell)
+
+
 def parse_action(action: Action | str) -> Action:
     """``Direction``, ``TileMove``, ``"left"`` or ``"left@5"`` (cell 0-15) -> an action."""
     if isinstance(action, (Direction, TileMove)):
@@ -213,12 +223,7 @@ class Game:
     def move(self, direction: Direction | str, cell: int | None = None) -> Turn:
         """Play a direction; with ``cell`` (Merge 2048 only) move just the tile on that cell.
         An illegal move (including any move once the game is over) changes nothing."""
-        direction = Direction(direction)
-        if cell is None:
-            return self.play(direction)
-        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
-            raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
-        return self.play(TileMove(direction, cell))
+        return self.play(make_action(direction, cell))
 
     def play(self, action: Action) -> Turn:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""

@@ -71,12 +71,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
-from typing import Any, Self
+from typing import NamedTuple, Self
 
 import platformdirs
 
-from twenty48.game import Action, Game, TileMove, Turn
-from twenty48.rules import CELLS, Board, Direction
+from twenty48.game import Action, Game, Turn, make_action
+from twenty48.rules import Board, Direction
 from twenty48.variants import CLASSIC, get_variant
 
 #: Written into the database header so a foreign SQLite file is recognised ("2048" in ASCII).
@@ -86,7 +86,8 @@ TERMINAL_PLAYER = "terminal"
 #: Games kept deserialised in memory, so an action does not rebuild its game from the database.
 CACHE_SIZE = 4096
 BUSY_TIMEOUT_MS = 5000
-_ID_LIMIT = 2**63 - 1
+#: The largest id SQLite can hold (a signed 64-bit integer).
+ID_LIMIT = 2**63 - 1
 
 
 class StoreError(Exception):
@@ -287,9 +288,20 @@ def _hash_token(token: str) -> str:
     return "web:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-_GAME_COLUMNS = (
-    "g.id, g.player_id, g.revision, g.state, g.created_at, g.updated_at, p.current_game_id, g.variant"
-)
+class _GameRow(NamedTuple):
+    """A game's row with its player's current game; the state is read only when the game is not
+    cached."""
+
+    id: int
+    player_id: int
+    revision: int
+    created_at: str
+    updated_at: str
+    current_game_id: int | None
+    variant: str
+
+
+_GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
 
 
 class Store:
@@ -420,15 +432,6 @@ class Store:
             raise ValueError("a local player name must not be empty")
         return self._player("local:" + name)
 
-    def player(self, player_id: int) -> Player:
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id, key, current_game_id FROM players WHERE id = ?", (player_id,)
-            ).fetchone()
-        if row is None:
-            raise LookupError(f"no player {player_id}")
-        return Player(*row)
-
     def _player(self, key: str) -> Player:
         with self._read() as db:
             row = db.execute("SELECT id, key, current_game_id FROM players WHERE key = ?", (key,)).fetchone()
@@ -472,12 +475,14 @@ class Store:
     def new_game(self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name) -> GameRecord:
         """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
         current game. Raises ValueError for an unknown variant."""
-        return self.add_game(player_id, Game.new(seed, variant))
+        return self._add(player_id, Game.new(seed, variant))
 
     def add_game(self, player_id: int, game: Game) -> GameRecord:
         """Store a game set up elsewhere (``Game.from_board``, an imported save) as the player's
         current game. The store keeps its own copy."""
-        game = Game.from_dict(game.to_dict())
+        return self._add(player_id, Game.from_dict(game.to_dict()))
+
+    def _add(self, player_id: int, game: Game) -> GameRecord:
         with self._write() as db:
             if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
                 raise LookupError(f"no player {player_id}")
@@ -507,18 +512,13 @@ class Store:
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
         a single-tile move on a game whose variant has none."""
-        direction = Direction(direction)
-        action: Action = direction
-        if cell is not None:
-            if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
-                raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
-            action = TileMove(direction, cell)
+        action = make_action(direction, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
             if cell is not None and not game.variant.tile_moves:
                 raise ActionRejectedError(
                     f"single-tile moves belong to the merge variant; game {game_id} is {game.variant.name}",
-                    self._record(db, player_id, game_id),
+                    self._as_record(db, row, game),
                 )
             turn = game.play(action)
             if turn.changed:
@@ -526,18 +526,17 @@ class Store:
                     "INSERT INTO game_moves (game_id, ply, direction, cell) VALUES (?, ?, ?, ?)",
                     (game_id, game.moves - 1, turn.direction.value, cell),
                 )
-                self._save(db, row, game)
-            return MoveOutcome(turn, self._record(db, player_id, game_id))
+                row = self._save(db, row, game)
+            return MoveOutcome(turn, self._as_record(db, row, game))
 
     def undo(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
         """Take back the last move, committed before this returns."""
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
             if not game.undo():
-                raise ActionRejectedError("there is no move to undo", self._record(db, player_id, game_id))
+                raise ActionRejectedError("there is no move to undo", self._as_record(db, row, game))
             db.execute("DELETE FROM game_moves WHERE game_id = ? AND ply = ?", (game_id, game.moves))
-            self._save(db, row, game)
-            return self._record(db, player_id, game_id)
+            return self._as_record(db, self._save(db, row, game), game)
 
     def keep_going(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
         """Dismiss the win banner and play on. Asking again once keeping going changes nothing."""
@@ -546,12 +545,12 @@ class Store:
             if not game.won:
                 raise ActionRejectedError(
                     "the game has not been won, there is nothing to keep going from",
-                    self._record(db, player_id, game_id),
+                    self._as_record(db, row, game),
                 )
             if not game.keep_playing:
                 game.keep_going()
-                self._save(db, row, game)
-            return self._record(db, player_id, game_id)
+                row = self._save(db, row, game)
+            return self._as_record(db, row, game)
 
     def games(self, player_id: int, *, limit: int = 20, before: int | None = None) -> list[GameSummary]:
         """The player's games, newest first; ``before`` (a game id) pages further back."""
@@ -565,7 +564,7 @@ class Store:
                 FROM games g JOIN players p ON p.id = g.player_id
                 WHERE g.player_id = ? AND g.id < ?
                 ORDER BY g.id DESC LIMIT ?""",
-                (player_id, before if before is not None else 2**63 - 1, limit),
+                (player_id, before if before is not None else ID_LIMIT, limit),
             ).fetchall()
         return [
             GameSummary(
@@ -587,12 +586,12 @@ class Store:
         """The seed, variant and moves of a finished game: ``Game.replay(seed, actions, variant)``
         rebuilds it."""
         with self._read() as db:
-            record = self._record(db, player_id, game_id)
+            row, game = self._load(db, player_id, game_id)
+            record = self._as_record(db, row, game)
             if not record.finished:
                 raise GameInProgressError(
                     "the game is still in progress; replay data is given for finished games", record
                 )
-            _, game = self._load(db, player_id, game_id)
             return Replay(
                 game_id=game_id,
                 seed=game.seed,
@@ -658,27 +657,28 @@ class Store:
         self._remember(game_id, 0, game)
         return game_id
 
-    def _load(self, db: sqlite3.Connection, player_id: int, game_id: int) -> tuple[tuple[Any, ...], Game]:
-        if not 0 < game_id <= _ID_LIMIT or not 0 < player_id <= _ID_LIMIT:
+    def _load(self, db: sqlite3.Connection, player_id: int, game_id: int) -> tuple[_GameRow, Game]:
+        if not 0 < game_id <= ID_LIMIT or not 0 < player_id <= ID_LIMIT:
             # Beyond SQLite's integers: no such row can exist.
             raise GameNotFoundError(f"no game {game_id} for this player")
-        row = db.execute(
+        found = db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
             "WHERE g.id = ? AND g.player_id = ?",
             (game_id, player_id),
         ).fetchone()
-        if row is None:
+        if found is None:
             raise GameNotFoundError(f"no game {game_id} for this player")
-        revision = row[2]
+        row = _GameRow(*found)
         cached = self._cache.get(game_id)
-        if cached is not None and cached[0] == revision:
+        if cached is not None and cached[0] == row.revision:
             self._cache.move_to_end(game_id)
             return row, cached[1]
-        game = self._decode(db, game_id, row[3], row[7])
-        self._remember(game_id, revision, game)
+        game = self._decode(db, game_id, row.variant)
+        self._remember(game_id, row.revision, game)
         return row, game
 
-    def _decode(self, db: sqlite3.Connection, game_id: int, state_json: str, variant: str) -> Game:
+    def _decode(self, db: sqlite3.Connection, game_id: int, variant: str) -> Game:
+        (state_json,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
         actions = [
             d if cell is None else f"{d}@{cell}"
             for d, cell in db.execute(
@@ -699,21 +699,22 @@ class Store:
 
     def _load_for_action(
         self, db: sqlite3.Connection, player_id: int, game_id: int, revision: int | None
-    ) -> tuple[tuple[Any, ...], Game]:
+    ) -> tuple[_GameRow, Game]:
         row, game = self._load(db, player_id, game_id)
-        if revision is not None and revision != row[2]:
+        if revision is not None and revision != row.revision:
             raise StaleRevisionError(
-                f"the game is at revision {row[2]}, not {revision}: it changed meanwhile",
-                self._record(db, player_id, game_id),
+                f"the game is at revision {row.revision}, not {revision}: it changed meanwhile",
+                self._as_record(db, row, game),
             )
-        if game.over or row[6] != game_id:
-            record = self._record(db, player_id, game_id)
+        if game.over or row.current_game_id != game_id:
+            record = self._as_record(db, row, game)
             why = "is over" if game.over else "was replaced by a newer game"
             raise GameFinishedError(f"game {game_id} {why}", record)
         return row, game
 
-    def _save(self, db: sqlite3.Connection, row: tuple[Any, ...], game: Game) -> None:
-        game_id, player_id, revision = row[0], row[1], row[2] + 1
+    def _save(self, db: sqlite3.Connection, row: _GameRow, game: Game) -> _GameRow:
+        """Write the changed game; returns its row as it now stands."""
+        revision, now = row.revision + 1, _now()
         db.execute(
             """UPDATE games SET revision = ?, score = ?, moves = ?, max_tile = ?, won = ?, over = ?,
                                 state = ?, updated_at = ?
@@ -726,20 +727,23 @@ class Store:
                 game.won,
                 game.over,
                 _state_json(game),
-                _now(),
-                game_id,
+                now,
+                row.id,
             ),
         )
-        _raise_best(db, player_id, game.variant.name, game.score)
-        self._remember(game_id, revision, game)
+        _raise_best(db, row.player_id, game.variant.name, game.score)
+        self._remember(row.id, revision, game)
+        return row._replace(revision=revision, updated_at=now)
 
     def _record(self, db: sqlite3.Connection, player_id: int, game_id: int) -> GameRecord:
-        row, game = self._load(db, player_id, game_id)
+        return self._as_record(db, *self._load(db, player_id, game_id))
+
+    def _as_record(self, db: sqlite3.Connection, row: _GameRow, game: Game) -> GameRecord:
         return GameRecord(
-            id=game_id,
-            player_id=player_id,
-            revision=row[2],
-            current=row[6] == game_id,
+            id=row.id,
+            player_id=row.player_id,
+            revision=row.revision,
+            current=row.current_game_id == row.id,
             seed=game.seed,
             variant=game.variant.name,
             board=game.board,
@@ -749,9 +753,9 @@ class Store:
             keep_playing=game.keep_playing,
             over=game.over,
             can_undo=game.can_undo,
-            best_score=_best(db, player_id, game.variant.name),
-            created_at=row[4],
-            updated_at=row[5],
+            best_score=_best(db, row.player_id, game.variant.name),
+            created_at=row.created_at,
+            updated_at=row.updated_at,
         )
 
     def _remember(self, game_id: int, revision: int, game: Game) -> None:

@@ -7,10 +7,8 @@ from typing import Annotated, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from twenty48.rules import CELLS, Direction
-from twenty48.store import GameRecord, GameSummary, MoveOutcome, Replay
+from twenty48.store import ID_LIMIT, GameRecord, GameSummary, MoveOutcome, Replay
 
-#: SQLite integers are signed 64-bit; larger ids or revisions cannot exist.
-ID_LIMIT = 2**63 - 1
 #: Seeds a browser can hold exactly (JavaScript numbers are doubles).
 SEED_LIMIT = 2**53 - 1
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).

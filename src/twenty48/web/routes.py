@@ -12,10 +12,9 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from pydantic import BaseModel
 
 from twenty48.rules import Board, Direction
-from twenty48.store import GameFinishedError, Store
-from twenty48.web.guard import player_token
+from twenty48.store import ID_LIMIT, GameFinishedError, Store
+from twenty48.web.guard import MAX_BODY, player_token
 from twenty48.web.models import (
-    ID_LIMIT,
     ActionRequest,
     BestScore,
     ErrorAnswer,
@@ -89,7 +88,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     for code, description in {
         400: "Malformed JSON.",
         404: "No such game for this player.",
-        413: "Request body over 4096 bytes.",
+        413: f"Request body over {MAX_BODY} bytes.",
         422: "A field is missing, of the wrong type or out of range.",
         503: "The database is unavailable (locked by another program, disk full).",
     }.items()
