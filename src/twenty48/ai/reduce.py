@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from twenty48 import fast
 from twenty48.fast import MAX_EXPONENT
 from twenty48.rules import Board
 
@@ -26,7 +27,7 @@ _SPAWNED = 2
 
 def squeeze(board: Board) -> np.uint64:
     """The bitboard of ``board`` with its tile exponents relabelled to fit in 4 bits."""
-    exponents = [v.bit_length() - 1 if v else 0 for v in board.cells]
+    exponents = fast.exponents(board)
     present = sorted({e for e in exponents if e}, reverse=True)
     label: dict[int, int] = {}
     ceiling = MAX_EXPONENT
@@ -37,8 +38,4 @@ def squeeze(board: Board) -> np.uint64:
         label[e] <= _SPAWNED for e in present if e > _SPAWNED
     ):
         label = {e: min(e, MAX_EXPONENT) for e in present}
-    packed = 0
-    for i, e in enumerate(exponents):
-        if e:
-            packed |= label[e] << (4 * i)
-    return np.uint64(packed)
+    return fast.pack(label[e] if e else 0 for e in exponents)

@@ -37,6 +37,7 @@ from twenty48.fast.bitboard import (
     UP,
     count_empty,
     empty_mask,
+    map_rows,
     move_overflows,
     transpose,
 )
@@ -68,17 +69,6 @@ _U32 = np.uint64(32)
 _U48 = np.uint64(48)
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 _DEPTH_MIX = np.uint64(0xD6E8FEB86659FD93)
-
-
-@njit(cache=True, nogil=True)
-def _lines(b: np.uint64, table: np.ndarray) -> np.uint64:
-    """Apply a 65536-entry row table to the four 16-bit lines of ``b``."""
-    return (
-        np.uint64(table[b & _ROW])
-        | (np.uint64(table[(b >> _U16) & _ROW]) << _U16)
-        | (np.uint64(table[(b >> _U32) & _ROW]) << _U32)
-        | (np.uint64(table[(b >> _U48) & _ROW]) << _U48)
-    )
 
 
 @njit(cache=True, nogil=True)
@@ -157,17 +147,17 @@ def chance_value(
                 # Each child is computed in both orientations for one transpose: rows slide
                 # left/right on the board, columns slide up/down as rows of the transposed board.
                 if d == UP:
-                    moved_t = _lines(spawned_t, ROW_LEFT)
+                    moved_t = map_rows(spawned_t, ROW_LEFT)
                     if moved_t == spawned_t:
                         continue
                     moved = transpose(moved_t)
                 elif d == DOWN:
-                    moved_t = _lines(spawned_t, ROW_RIGHT)
+                    moved_t = map_rows(spawned_t, ROW_RIGHT)
                     if moved_t == spawned_t:
                         continue
                     moved = transpose(moved_t)
                 else:
-                    moved = _lines(spawned, ROW_LEFT if d == LEFT else ROW_RIGHT)
+                    moved = map_rows(spawned, ROW_LEFT if d == LEFT else ROW_RIGHT)
                     if moved == spawned:
                         continue
                     moved_t = transpose(moved)

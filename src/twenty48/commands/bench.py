@@ -10,15 +10,18 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.ai.play import REACH_TILES, GameRecord, play_game, summarize
 from twenty48.commands.hint import add_setting_arguments, positive_int
 from twenty48.commands.replay import parse_seed
+
+# The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
+if TYPE_CHECKING:
+    from twenty48.ai.play import GameRecord
 
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
 
@@ -35,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     if args.seed + args.games > 2**64:
         print("2048 bench: error: the seeds SEED .. SEED+GAMES-1 must stay below 2**64", file=sys.stderr)
         return 2
+    from twenty48.ai.play import summarize
+
     seeds = range(args.seed, args.seed + args.games)
     time_limit = args.time_ms / 1000 if args.time_ms else None
     records: list[GameRecord] = []
@@ -85,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) -> Iterator[GameRecord]:
+    from twenty48.ai.play import play_game
+
     play = functools.partial(play_game, depth=depth, time_limit=time_limit)
     if jobs == 1:
         yield from map(play, seeds)
@@ -124,6 +131,8 @@ def _print_table(summary: dict[str, Any], planned: int) -> None:
     table.add_row("moves per second", f"{summary['moves_per_s']:,.1f}")
     table.add_row("ms per move p50 / p99", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}")
     table.add_row("game time (s)", f"{summary['game_seconds']:,.1f}")
+    from twenty48.ai.play import REACH_TILES
+
     for tile in REACH_TILES:
         table.add_row(f"reached {tile}", f"{summary['reach'][str(tile)]:.0%}")
     for tile, count in summary["max_tile"].items():

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from twenty48.ai import analyse, warm_up
 from twenty48.rules import Board
 
 HELP = "Rank the moves of a position with the built-in solver (best first)."
@@ -49,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"2048 hint: invalid board: {exc}", file=sys.stderr)
         return 2
+    # Imported here: the solver loads numba, which every other command (and --help) can do without.
+    from twenty48.ai import analyse, warm_up
+
     time_limit = args.time_ms / 1000 if args.time_ms else None
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
     warm_up()

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from twenty48 import spawns
 from twenty48.game import Action, Game, parse_action
 from twenty48.variants import VARIANTS
 
@@ -31,9 +32,10 @@ def parse_seed(text: str) -> int:
         seed = int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
-    if not 0 <= seed < 2**64:
-        raise argparse.ArgumentTypeError("seed must be between 0 and 2**64 - 1")
-    return seed
+    try:
+        return spawns.check_seed(seed)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

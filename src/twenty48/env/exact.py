@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from twenty48 import fast, spawns
+from twenty48.env.config import PLANES
 from twenty48.rules import Board, Direction
 
 
@@ -21,12 +22,12 @@ def play(board: Board, action: int, seed: int, index: int) -> tuple[Board, int, 
 
 def exponents(board: Board) -> np.ndarray:
     """The (4, 4) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
-    return np.array([v.bit_length() - 1 if v else 0 for v in board.cells], dtype=np.uint8).reshape(4, 4)
+    return np.array(fast.exponents(board), dtype=np.uint8).reshape(4, 4)
 
 
 def onehot(grid: np.ndarray) -> np.ndarray:
     """(4, 4) exponents -> (18, 4, 4) planes, plane k marking the cells holding 2**k."""
-    return (grid[None, :, :] == np.arange(18, dtype=np.uint8)[:, None, None]).astype(np.uint8)
+    return (grid[None, :, :] == np.arange(PLANES, dtype=np.uint8)[:, None, None]).astype(np.uint8)
 
 
 def legal_mask(board: Board) -> int:

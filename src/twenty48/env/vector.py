@@ -13,7 +13,7 @@ from gymnasium.vector.utils import batch_space
 from twenty48 import fast
 from twenty48.env import exact, kernels, render
 from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed
-from twenty48.env.single import RENDER_MODES
+from twenty48.env.single import ACTION_MASKS, RENDER_MODES
 from twenty48.rules import Board
 
 _AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
@@ -100,11 +100,7 @@ class Twenty48VectorEnv(VectorEnv):
                     else int(self.np_random.integers(0, 1 << 53))
                 )
             new_seeds[k] = chosen
-        kernels.vector_new_games(
-            which, new_seeds, self._boards, self._seeds, self._moves, self._scores, self._steps, self._rules
-        )
-        for i in which:
-            self._exact.pop(int(i), None)
+        self._start_games(which, new_seeds)
         if request.board is not None:
             bits = exact.pack(request.board)
             if bits is None:
@@ -113,7 +109,6 @@ class Twenty48VectorEnv(VectorEnv):
             else:
                 self._boards[which] = bits
             self._scores[which] = request.score
-        self._done[which] = False
         self._started = True
 
         exps = np.empty((n, 4, 4), dtype=np.uint8)
@@ -286,8 +281,17 @@ class Twenty48VectorEnv(VectorEnv):
     ) -> None:
         exps[i] = exact.exponents(board)
         legal = exact.legal_mask(board)
-        masks[i] = [(legal >> d) & 1 for d in range(4)]
+        masks[i] = ACTION_MASKS[legal]
         max_tiles[i] = board.max_tile
+
+    def _start_games(self, which: np.ndarray, new_seeds: np.ndarray) -> None:
+        """New games from ``new_seeds`` on boards ``which``, all on the bitboard."""
+        kernels.vector_new_games(
+            which, new_seeds, self._boards, self._seeds, self._moves, self._scores, self._steps, self._rules
+        )
+        for i in which.tolist():
+            self._exact.pop(i, None)
+        self._done[which] = False
 
     def _reset_finished(
         self, exps: np.ndarray, masks: np.ndarray, max_tiles: np.ndarray, info: dict[str, Any]
@@ -306,12 +310,7 @@ class Twenty48VectorEnv(VectorEnv):
             final_info[key] = value.copy()
             final_info[f"_{key}"] = finished.copy()
         new_seeds = np.array([chained_seed(int(self._seeds[i])) for i in which], dtype=np.uint64)
-        kernels.vector_new_games(
-            which, new_seeds, self._boards, self._seeds, self._moves, self._scores, self._steps, self._rules
-        )
-        for i in which.tolist():
-            self._exact.pop(i, None)
-        self._done[which] = False
+        self._start_games(which, new_seeds)
         kernels.vector_observe(self._boards, ~finished, exps, masks, max_tiles)
         info.update(self._info(masks, max_tiles, info["illegal"] & ~finished))
         info["final_obs"] = final_obs

@@ -15,6 +15,8 @@ Two consequences for callers, who must never return a wrong answer:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from twenty48.fast.bitboard import (
@@ -50,6 +52,7 @@ __all__ = [
     "count_empty",
     "draw",
     "empty_mask",
+    "exponents",
     "from_bitboard",
     "is_over",
     "legal_mask",
@@ -58,6 +61,7 @@ __all__ = [
     "move_overflows",
     "move_score",
     "new_board",
+    "pack",
     "place",
     "random_play",
     "random_playout",
@@ -73,15 +77,24 @@ def representable(board: Board) -> bool:
     return board.max_tile <= 1 << MAX_EXPONENT
 
 
+def exponents(board: Board) -> list[int]:
+    """The 16 tile exponents, row-major: 0 for an empty cell, k for a tile 2**k."""
+    return [value.bit_length() - 1 if value else 0 for value in board.cells]
+
+
+def pack(exponents: Iterable[int]) -> np.uint64:
+    """16 exponents, each below 16, into a bitboard (cell i in bits 4i..4i+3)."""
+    packed = 0
+    for i, e in enumerate(exponents):
+        packed |= e << (4 * i)
+    return np.uint64(packed)
+
+
 def to_bitboard(board: Board) -> np.uint64:
     """Pack a board; ValueError if it holds a tile above 32768."""
     if not representable(board):
         raise ValueError(f"a bitboard holds tiles up to {1 << MAX_EXPONENT}, this board has {board.max_tile}")
-    packed = 0
-    for i, value in enumerate(board.cells):
-        if value:
-            packed |= (value.bit_length() - 1) << (4 * i)
-    return np.uint64(packed)
+    return pack(exponents(board))
 
 
 def from_bitboard(b: int | np.uint64) -> Board:

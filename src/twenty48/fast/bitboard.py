@@ -60,7 +60,8 @@ def transpose(b: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def _rows(b: np.uint64, table: np.ndarray) -> np.uint64:
+def map_rows(b: np.uint64, table: np.ndarray) -> np.uint64:
+    """Apply a 65536-entry row table to the four 16-bit rows of ``b``."""
     return (
         np.uint64(table[b & _ROW_MASK])
         | (np.uint64(table[(b >> _U16) & _ROW_MASK]) << _U16)
@@ -88,8 +89,8 @@ def move(b: np.uint64, d: int) -> np.uint64:
     if d == DOWN:
         return _cols(b, COL_DOWN)
     if d == LEFT:
-        return _rows(b, ROW_LEFT)
-    return _rows(b, ROW_RIGHT)
+        return map_rows(b, ROW_LEFT)
+    return map_rows(b, ROW_RIGHT)
 
 
 @njit(cache=True)
