@@ -68,9 +68,11 @@ class Guard:
                 return
 
         token = _cookie(headers.get(b"cookie", b""))
-        new_cookie = token is None
+        extra: tuple[tuple[bytes, bytes], ...] = SECURITY_HEADERS
         if token is None:
             token = secrets.token_urlsafe(32)
+            cookie = f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict"
+            extra = (*SECURITY_HEADERS, (b"set-cookie", cookie.encode()))
         scope.setdefault("state", {})["player_token"] = token
 
         length = headers.get(b"content-length")
@@ -84,15 +86,8 @@ class Guard:
                 return
             receive = _replay(body, receive)
 
-        cookie_header = (
-            f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict".encode()
-        )
-
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = [*SECURITY_HEADERS]
-                if new_cookie:
-                    extra.append((b"set-cookie", cookie_header))
                 message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
