@@ -8,9 +8,10 @@ board on screen is still that board, so a late answer can never play a move in t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events, work
@@ -27,7 +28,7 @@ from twenty48.game import Game, Turn
 from twenty48.rules import Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
-from twenty48.tui.palette import PAGE, TEXT
+from twenty48.tui.palette import ACCENT, BUTTON, PAGE, TEXT
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import (
     MIN_HEIGHT,
@@ -41,6 +42,8 @@ from twenty48.variants import CLASSIC
 
 #: How long a spawned or merged tile stays marked.
 MARK_SECONDS = 0.35
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +132,7 @@ class GameScreen(Screen[None]):
         display: block;
     }}
     Footer {{
-        background: #8f7a66;
+        background: {BUTTON};
     }}
     """
 
@@ -163,6 +166,8 @@ class GameScreen(Screen[None]):
         self._thinking_about: Board | None = None
         #: Whether the footer shows undo as available.
         self._undo_shown: bool | None = None
+        #: The status lines on display: updating the Static lays out the screen, so only on a change.
+        self._status_shown: Text | None = None
 
     @property
     def game(self) -> Game:
@@ -225,11 +230,12 @@ class GameScreen(Screen[None]):
     # ---- drawing --------------------------------------------------------------------------------
 
     def _show(self, turn: Turn | None = None) -> None:
-        """Draw the session's game; after a move, mark its spawn and merges for a moment."""
+        """Draw the session's game; after a move that changed it (``turn``), mark its spawn and merges
+        for a moment."""
         game = self.game
         board = self.query_one(BoardView)
-        if turn is not None and turn.changed:
-            assert turn.spawn is not None
+        if turn is not None:
+            assert turn.changed and turn.spawn is not None
             board.show(game.board, spawned=turn.spawn[0], merged=turn.merges)
             if self._marks_timer is not None:
                 self._marks_timer.stop()
@@ -253,7 +259,7 @@ class GameScreen(Screen[None]):
         game = self.game
         lines = []
         if self.autoplay:
-            lines.append(Text("▶ Auto-play on (A stops)", style="bold #f65e3b"))
+            lines.append(Text("▶ Auto-play on (A stops)", style=f"bold {ACCENT}"))
         if game.over:
             lines.append(Text("Game over.", style="bold"))
         elif game.won:
@@ -262,7 +268,10 @@ class GameScreen(Screen[None]):
             lines.append(Text(f"Mode: {game.variant.title}", style="bold"))
         saved = "saved" if self.session.saving else "not saved"
         lines.append(Text(f"seed {game.seed} · {saved}", style="dim"))
-        self.query_one("#status", Static).update(Text("\n").join(lines))
+        status = Text("\n").join(lines)
+        if status != self._status_shown:
+            self._status_shown = status
+            self.query_one("#status", Static).update(status)
 
     def _offer_dialog(self) -> None:
         """Show the dialog the position calls for: game over, or the win not yet answered."""
@@ -270,7 +279,8 @@ class GameScreen(Screen[None]):
         if game.over:
             self._stop_autoplay()
             self.app.push_screen(
-                GameOverDialog(game.score, self.session.best, game.won), callback=self._after_game_over
+                GameOverDialog(game.score, self.session.best, game.won),
+                callback=self._new_game_if_chosen,
             )
         elif game.won and not game.keep_playing:
             self._stop_autoplay()
@@ -294,13 +304,8 @@ class GameScreen(Screen[None]):
         self._play(Direction(direction))
 
     def _play(self, direction: Direction) -> None:
-        try:
-            turn = self.session.move(direction)
-        except ChangedElsewhere:
-            self._changed_elsewhere()
-            return
-        self._report_save_error()
-        if not turn.changed:
+        turn = self._session_call(lambda: self.session.move(direction))
+        if turn is None or not turn.changed:
             return
         self._show(turn)
         if turn.over or turn.won_now:
@@ -308,20 +313,14 @@ class GameScreen(Screen[None]):
 
     def action_undo(self) -> None:
         self._stop_autoplay()
-        try:
-            undone = self.session.undo()
-        except ChangedElsewhere:
-            self._changed_elsewhere()
-            return
-        self._report_save_error()
-        if undone:
+        if self._session_call(self.session.undo):
             self._show()
 
     def action_new_game(self) -> None:
         self._stop_autoplay()
         if self.session.in_progress:
             self.app.push_screen(
-                ConfirmNewGame(self.game.score, self.game.moves), callback=self._after_confirm
+                ConfirmNewGame(self.game.score, self.game.moves), callback=self._new_game_if_chosen
             )
         else:
             self._new_game()
@@ -352,22 +351,23 @@ class GameScreen(Screen[None]):
     def _after_win(self, answer: str | None) -> None:
         if answer == "new":
             self._new_game()
-            return
+        elif self._session_call(self.session.keep_going) is not None:
+            self._show()
+
+    def _new_game_if_chosen(self, answer: str | None) -> None:
+        if answer == "new":
+            self._new_game()
+
+    def _session_call(self, action: Callable[[], _T]) -> _T | None:
+        """``action``'s result, after telling the player of a failed save; None when another window
+        had changed the game, which is then on screen instead."""
         try:
-            self.session.keep_going()
+            result = action()
         except ChangedElsewhere:
             self._changed_elsewhere()
-            return
+            return None
         self._report_save_error()
-        self._show()
-
-    def _after_game_over(self, answer: str | None) -> None:
-        if answer == "new":
-            self._new_game()
-
-    def _after_confirm(self, answer: str | None) -> None:
-        if answer == "new":
-            self._new_game()
+        return result
 
     def _new_game(self) -> None:
         self.session.new_game()
@@ -514,10 +514,7 @@ class Twenty48App(App[None]):
         elif answer == "retry":
             self._open()
         elif answer == "unsaved":
-            game = self._start_game
-            if game is None:
-                game = Game.new(self._start_seed, self._start_variant or CLASSIC.name)
-            self._start(Session.unsaved(game))
+            self._start(Session.unsaved(self._start_game, self._start_seed, self._start_variant))
         else:
             self.exit()
 

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from twenty48.tui.palette import FRAME, LIGHT_TEXT, PAGE, TEXT
+from twenty48.tui.palette import ACCENT, BUTTON, FRAME, LIGHT_TEXT, PAGE, TEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +66,14 @@ class ChoiceDialog(ModalScreen[str]):
         min-width: 12;
         height: 1;
         border: none;
-        background: #8f7a66;
+        background: {BUTTON};
         color: {LIGHT_TEXT};
         text-style: none;
         &:hover {{
             background: #9f8b77;
         }}
         &:focus {{
-            background: #f65e3b;
+            background: {ACCENT};
             text-style: bold;
         }}
     }}
@@ -179,10 +179,10 @@ class DatabaseErrorDialog(ChoiceDialog):
     """The saved games cannot be used. A damaged file can be set aside for a fresh one; a file that is
     merely busy or out of reach can be tried again. Either way the player may also play unsaved."""
 
-    DEFAULT_CSS = """
-    DatabaseErrorDialog > #dialog {
-        border: thick #f65e3b;
-    }
+    DEFAULT_CSS = f"""
+    DatabaseErrorDialog > #dialog {{
+        border: thick {ACCENT};
+    }}
     """
 
     def __init__(self, path: str, reason: str, *, corrupt: bool) -> None:

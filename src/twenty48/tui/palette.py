@@ -12,11 +12,14 @@ from dataclasses import dataclass
 
 from twenty48.rules import MAX_TILE, TILE_VALUES
 
-#: The page, text and frame colours of the web game.
+#: The page, text and frame colours of the web game, its buttons' colour, and the orange of its 64 tile
+#: that it uses for emphasis.
 PAGE = "#faf8ef"
 TEXT = "#776e65"
 FRAME = "#bbada0"
 LIGHT_TEXT = "#f9f6f2"
+BUTTON = "#8f7a66"
+ACCENT = "#f65e3b"
 
 
 @dataclass(frozen=True, slots=True)

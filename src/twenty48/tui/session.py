@@ -56,8 +56,12 @@ class Session:
     # ---- opening --------------------------------------------------------------------------------
 
     @classmethod
-    def unsaved(cls, game: Game | None = None) -> Session:
-        return cls(game if game is not None else Game.new())
+    def unsaved(
+        cls, game: Game | None = None, seed: int | None = None, variant: str | None = None
+    ) -> Session:
+        """A session that saves nothing, on ``game`` or else a new game from ``seed`` and of ``variant``
+        (classic unless given), as ``resume`` would start it."""
+        return cls(game if game is not None else Game.new(seed, variant or CLASSIC.name))
 
     @classmethod
     def resume(
@@ -109,9 +113,8 @@ class Session:
 
         Raises ``ChangedElsewhere`` when another window changed the stored game: nothing is played and
         the session now holds the stored game."""
-        if self.game.over or not self.game.board.can_move(direction):
-            return self.game.move(direction)
-        self._write(lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision).game)
+        if not self.game.over and self.game.board.can_move(direction):
+            self._write(lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision).game)
         return self.game.move(direction)
 
     def undo(self) -> bool:
@@ -121,12 +124,13 @@ class Session:
         self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
         return self.game.undo()
 
-    def keep_going(self) -> None:
-        """Dismiss the win and play on."""
+    def keep_going(self) -> bool:
+        """Dismiss the win and play on; False when it was already dismissed."""
         if self.game.keep_playing:
-            return
+            return False
         self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
         self.game.keep_going()
+        return True
 
     def new_game(self, seed: int | None = None) -> None:
         """Start a new game of the same variant; it replaces this one as the player's current game."""

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.widget import Widget
 from textual.widgets import Static
 
 from twenty48.rules import CELLS, Board, Direction
-from twenty48.tui.palette import FRAME, LIGHT_TEXT, TEXT, tile_colours
+from twenty48.tui.palette import ACCENT, FRAME, LIGHT_TEXT, TEXT, tile_colours
 
 #: Blank columns between tiles, blank rows between tiles, and the frame's padding (columns, rows).
 GAP_X, GAP_Y = 2, 1
@@ -70,11 +71,15 @@ def board_geometry(width: int, height: int) -> BoardGeometry | None:
     return BoardGeometry(tile_width, tile_height)
 
 
+_EDGES = ("outline_top", "outline_right", "outline_bottom", "outline_left")
+
+
 class Tile(Widget):
     """One cell of the board; coloured by its value, marked for a moment when it appears or merges.
 
-    It draws itself (``render``) instead of holding a ``Static``'s content, so a move only repaints
-    tiles and never re-lays-out the screen: that keeps key repeat smooth."""
+    It draws itself (``render``) instead of holding a ``Static``'s content, and sets its mark's outline
+    without asking for a layout (see ``_paint``), so a move only repaints tiles and never re-lays-out
+    the screen: that keeps key repeat smooth."""
 
     DEFAULT_CSS = """
     Tile {
@@ -112,7 +117,13 @@ class Tile(Widget):
         self.styles.background = colours.background
         self.styles.color = colours.text
         # The frame takes the tile's own text colour, so it shows on light and dark tiles alike.
-        self.styles.outline = (self.MARKS[self.mark], colours.text) if self.mark else None
+        outline = (self.MARKS[self.mark], Color.parse(colours.text)) if self.mark else None
+        # An outline takes no room, yet assigning ``styles.outline`` lays out the whole screen whenever
+        # the edges appear. Setting the rules directly leaves the repaint to ``show``. (An outline kept
+        # invisible when unmarked would avoid the layout too, but it splits the tile's rows into more
+        # segments, which changes every snapshot.)
+        for edge in _EDGES:
+            self.styles.set_rule(edge, outline)
 
 
 class BoardView(Widget):
@@ -133,14 +144,17 @@ class BoardView(Widget):
     def __init__(self, *, true_colour: bool, id: str | None = None) -> None:
         super().__init__(id=id)
         self._true_colour = true_colour
+        self._tiles: tuple[Tile, ...] = ()
 
     def compose(self) -> ComposeResult:
-        for cell in range(CELLS):
-            yield Tile(cell, true_colour=self._true_colour)
+        # Kept rather than queried: every move walks the tiles, and a DOM query per move adds up.
+        self._tiles = tuple(Tile(cell, true_colour=self._true_colour) for cell in range(CELLS))
+        yield from self._tiles
 
     @property
-    def tiles(self) -> list[Tile]:
-        return list(self.query(Tile))
+    def tiles(self) -> tuple[Tile, ...]:
+        """The 16 tiles, in cell order."""
+        return self._tiles
 
     def show(self, board: Board, spawned: int | None = None, merged: Iterable[int] = ()) -> None:
         """Draw ``board``; mark the spawned cell and the merged cells until ``clear_marks``."""
@@ -242,7 +256,7 @@ class HintPanel(Static):
         for position, (direction, value) in enumerate(ranking.items()):
             line = f"{ARROWS[direction]} {direction.value:<5} {format_value(value):>12}"
             if position == 0:
-                text.append(line + " ★", style=f"bold {LIGHT_TEXT} on #f65e3b")
+                text.append(line + " ★", style=f"bold {LIGHT_TEXT} on {ACCENT}")
             else:
                 text.append(line)
             text.append("\n")
