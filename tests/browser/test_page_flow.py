@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pagetools import (
+    OPEN,
     LiveServer,
     Pages,
     board,
@@ -134,6 +135,24 @@ def test_hint_shows_each_moves_value_and_the_best_direction(pages: Pages, live_s
     page.wait_for_selector("#hints", state="hidden")
 
 
+def test_a_hint_for_the_last_game_is_not_drawn_on_a_new_one(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    prepare(page, live_server, OPEN)  # revision 0, like the new game: only the game id tells them apart
+    held: list[Route] = []
+    page.route(lambda url: "/hint" in url, lambda route: held.append(route))  # answered when released
+    page.click("#hint")
+    while not held:  # route handlers run only while Playwright is called
+        page.wait_for_timeout(20)
+    old = server_state(page)["id"]
+    page.keyboard.press("n")  # nothing played yet: no question
+    wait_until(lambda: server_state(page)["id"] != old)
+    wait_until(lambda: board(page) == flat(server_state(page)["board"]))
+    with page.expect_response(lambda r: "/hint" in r.url):
+        held[0].continue_()
+    page.wait_for_timeout(200)  # time for the page to act on the answer
+    assert page.is_hidden("#hints")
+
+
 def test_auto_play_moves_and_stops_on_a_key_and_on_the_toggle(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open()
     page.evaluate("localStorage.setItem('twenty48.settings', JSON.stringify({speed: 'fast'}))")
@@ -157,6 +176,24 @@ def test_auto_play_moves_and_stops_on_a_key_and_on_the_toggle(pages: Pages, live
     page.wait_for_timeout(400)
     assert server_state(page)["moves"] == stopped
     assert page.text_content("#auto") == "Auto-play"
+
+
+def test_auto_play_goes_on_after_adopting_another_tabs_move(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    prepare(page, live_server, OPEN)
+    held: list[Route] = []  # the first hint only: its answer is for a position the tab then leaves
+    page.route(lambda url: "/hint" in url, lambda route: route.continue_() if held else held.append(route))
+    page.click("#auto")
+    while not held:  # route handlers run only while Playwright is called
+        page.wait_for_timeout(20)
+    state = server_state(page)
+    other = {"direction": "left", "revision": state["revision"]}
+    assert page.request.post(f"/api/games/{state['id']}/move", data=other).ok
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the tab comes back: adopts it
+    wait_until(lambda: board(page) == flat(server_state(page)["board"]))
+    held[0].continue_()
+    page.wait_for_function("() => +document.querySelector('#moves').textContent >= 3", timeout=20000)
+    assert page.get_attribute("#auto", "aria-pressed") == "true"
 
 
 def test_auto_play_stops_at_game_over(pages: Pages, live_server: LiveServer) -> None:

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { Sound } from "./audio.js";
 import { I18n, chooseLanguage } from "./i18n.js";
 import { bindKeys, bindSwipe } from "./input.js";
-import { BoardView } from "./render.js";
+import { BoardView, reducedMotion } from "./render.js";
 import { Settings } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +23,6 @@ let state = null; // the server's latest answer
 const queue = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant} | {type: "undo" | "keep"}
 let pumping = false;
 let overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
-let overAfterWin = false; // the winning move was also the last one
 let offline = false;
 let auto = false;
 let autoTimer = 0;
@@ -51,10 +50,10 @@ function showScores() {
   $("undo").disabled = !state.can_undo;
   $("hint").disabled = state.over;
   $("final").textContent = t("finalScore", { n: state.score });
-  showMode();
 }
 
 // The game's variant: the mode button in the header names it, the help line explains its swipes.
+// A game keeps its variant, so this runs when a game is adopted or the language changes, not per move.
 function showMode() {
   const mode = $("mode");
   const name = t(state.variant);
@@ -67,7 +66,7 @@ function showMode() {
 }
 
 function floatGain(points) {
-  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (reducedMotion.matches) return;
   const plus = document.createElement("span");
   plus.className = "plus";
   plus.textContent = `+${points}`;
@@ -101,6 +100,7 @@ function adopt(next, fresh = false) {
   const values = next.board.flat();
   view.draw(values, fresh ? values.flatMap((v, i) => (v ? [i] : [])) : []);
   showScores();
+  showMode();
   sound.gameOver(next.over);
   setOverlay(overlayFor(next));
 }
@@ -119,12 +119,12 @@ async function played(before, answer) {
     floatGain(answer.points);
     announce(t("scoreIs", { n: state.score }));
   }
-  const merged = answer.merges.map((cell) => state.board.flat()[cell]);
+  const after = state.board.flat();
+  const merged = answer.merges.map((cell) => after[cell]);
   sound.effect(merged.length ? "merge" : "move", Math.max(0, ...merged));
   if (!answer.won_now && !answer.over) return;
   await settled;
   if (answer.won_now) {
-    overAfterWin = answer.over;
     setOverlay("win");
     sound.effect("win");
     announce(t("win"));
@@ -266,8 +266,8 @@ function startNewGame(variant = state?.variant) {
 }
 
 function keepGoing() {
-  if (overAfterWin && state.over) {
-    overAfterWin = false;
+  // The winning move was also the last one: the banner gives way to game over.
+  if (state.over) {
     setOverlay("over");
     sound.effect("over");
     return;
@@ -283,10 +283,10 @@ async function hint() {
   if (view.hintShown) return view.clearHint();
   await settledQueue(); // advice for the position after the moves already made
   if (!state || state.over) return;
-  const seen = state.revision;
   try {
     const answer = await api.hint(state, HINT_MS);
-    if (state.revision !== seen) return;
+    // Revisions restart with each game, and another tab may have moved: only the exact position counts.
+    if (answer.game_id !== state.id || answer.revision !== state.revision) return;
     const values = Object.fromEntries(answer.moves.map((m) => [m.direction, m.value]));
     view.showHint(answer.best, values, (v) => i18n.number(v));
     announce(t("hintIs", { d: t(answer.best) }));
@@ -301,7 +301,8 @@ function setAuto(on) {
   auto = on;
   clearTimeout(autoTimer);
   $("auto").setAttribute("aria-pressed", on);
-  $("auto").textContent = t(on ? "stop" : "auto");
+  $("auto").dataset.i18n = on ? "stop" : "auto";
+  $("auto").textContent = t($("auto").dataset.i18n);
   // Moves the solver chose but that were not sent yet are the solver's, not the player's.
   if (!on) queue.splice(0, queue.length, ...queue.filter((a) => !a.auto));
   else scheduleAuto(0);
@@ -315,10 +316,16 @@ function scheduleAuto(ms) {
 async function autoStep() {
   if (!auto || !state || pumping || queue.length) return;
   if (state.over) return setAuto(false);
-  const seen = state.revision;
+  // Compared with the state this tab holds, not the answer's revision: a move aimed at a position
+  // another tab has changed is still sent, and its 409 brings this tab up to date.
+  const seen = state;
   try {
     const answer = await api.hint(state, SPEEDS[settings.get("speed")][1]);
-    if (auto && state.revision === seen && !queue.length) enqueue({ type: "move", dir: answer.best, auto: true });
+    if (!auto) return;
+    if (state === seen && !queue.length) enqueue({ type: "move", dir: answer.best, auto: true });
+    // The tab adopted another position meanwhile (it came back into view): think again, or auto-play
+    // would stall with its button still saying Stop.
+    else scheduleAuto(0);
   } catch (error) {
     if (!auto) return;
     if (error.retryable) {
@@ -342,10 +349,12 @@ function applyTheme() {
 
 function applyLanguage(lang) {
   i18n.apply(lang);
-  $("auto").textContent = t(auto ? "stop" : "auto");
   for (const button of document.querySelectorAll("[data-lang]")) button.setAttribute("aria-pressed", button.dataset.lang === lang);
   view.relabel();
-  if (state) showScores();
+  if (state) {
+    showScores();
+    showMode();
+  }
 }
 
 function bindSettings() {

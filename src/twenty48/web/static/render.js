@@ -4,7 +4,7 @@
 
 const SLIDE_MS = 100;
 const STEP = 24.25; // slot + gap, in percent of the frame's width (see .tile.ghost in style.css)
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
 
 function tile(value, effect) {
@@ -19,7 +19,6 @@ const at = (cell) => `translate(${3 + (cell % 4) * STEP}cqw, ${3 + Math.floor(ce
 
 export class BoardView {
   constructor(frame, label) {
-    this.frame = frame;
     this.board = frame.querySelector("#board");
     this.fx = frame.querySelector("#fx");
     this.hints = frame.querySelector("#hints");
@@ -104,9 +103,11 @@ export class BoardView {
   // A refused move: a small shake instead of silence.
   nudge() {
     if (reducedMotion.matches) return;
-    this.frame.classList.remove("nudge");
-    void this.frame.offsetWidth; // restart the animation
-    this.frame.classList.add("nudge");
+    // Scripted rather than a CSS class: restarting a class animation needs a forced layout.
+    this.board.animate(
+      { transform: ["none", "translateX(-4px)", "translateX(4px)", "none"], offset: [0, 0.25, 0.75, 1], easing: "ease" },
+      160,
+    );
   }
 
   // The solver's advice: each legal move's value at its edge, the best one marked by a big arrow.

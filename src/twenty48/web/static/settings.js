@@ -1,9 +1,11 @@
 // The player's settings, kept in localStorage. Storage may be missing, full or forbidden (private
 // windows, blocked cookies): then the settings live for this page only and play goes on.
 
+import { LANGUAGES } from "./i18n.js";
+
 const KEY = "twenty48.settings";
 const DEFAULTS = { music: true, effects: true, muted: false, volume: 60, theme: "system", lang: "", speed: "normal" };
-const CHOICES = { theme: ["system", "light", "dark"], lang: ["", "en", "ja", "zh"], speed: ["slow", "normal", "fast"] };
+const CHOICES = { theme: ["system", "light", "dark"], lang: ["", ...LANGUAGES], speed: ["slow", "normal", "fast"] };
 
 function valid(key, value) {
   if (!(key in DEFAULTS) || typeof value !== typeof DEFAULTS[key]) return false;
