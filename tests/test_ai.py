@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twenty48 import fast
-from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search
+from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search, solver
 from twenty48.ai.play import play_game
 from twenty48.ai.reduce import squeeze
 from twenty48.ai.solver import NODE_BUDGET
@@ -202,6 +202,18 @@ def test_default_setting_is_a_fixed_depth_search_within_the_node_budget():
         # Each depth is a fresh search, so the last one is exactly a fixed-depth search.
         assert adaptive.values == analyse(board, depth=adaptive.depth).values
         assert analyse(board).values == adaptive.values
+
+
+@pytest.mark.parametrize("depth", [None, 4])
+def test_threads_do_not_change_the_answer(monkeypatch, depth):
+    monkeypatch.setattr(solver, "PARALLEL_NODES", 0)
+    answers = []
+    for threads in (1, 4):
+        monkeypatch.setattr(solver, "THREADS", threads)
+        answers.append([analyse(board, depth=depth) for board in (MIDGAME, CROWDED)])
+    for one, many in zip(*answers, strict=True):
+        assert (one.values, one.depth, one.nodes) == (many.values, many.depth, many.nodes)
+        assert list(one.values) == list(many.values)
 
 
 def test_time_limit_with_a_depth_cap():

@@ -14,8 +14,11 @@ valued by the compiled ``search.chance_value``. The search depth is one of
   holds more distinct tiles) within a budget of ``NODE_BUDGET`` chance nodes. Counting nodes
   instead of seconds keeps it fast and still deterministic: a seeded game replays exactly.
 
-The kernel runs without the GIL; each concurrent search takes its own transposition table
-from a small pool, so any number of threads may call ``rank_moves`` at once.
+Each root move is searched with its own transposition table and node count, so its value
+does not depend on the other roots or on the order they run in: a big search spreads its
+roots over ``THREADS`` threads (the kernel runs without the GIL) and still gives exactly
+the values, and stops at exactly the depth, that one thread would. Tables come from a small
+pool, so any number of threads may call ``rank_moves`` at once.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import functools
 import itertools
 import math
 import numbers
+import os
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -43,11 +48,18 @@ from twenty48.rules import Board, Direction
 PROBABILITY_THRESHOLD = 1e-4
 #: Deepest search a time budget may reach (the tree is far too big beyond it anyway).
 MAX_DEPTH = 12
-#: Chance nodes the default setting may expand per move: at most about 0.1 s on one core of the
-#: development machine (about 10 M nodes/s); most moves need far less.
-NODE_BUDGET = 1_000_000
-#: Transposition-table entries per concurrent search (24 bytes each).
+#: Chance nodes the default setting may expand per move: at most about 0.15 s on the development
+#: machine's two cores (about 14 M nodes/s together), which keeps mid-game hints under 100 ms at
+#: the 95th percentile; most moves need far less. A count, not a time, so that the same seed
+#: replays to the same game on any machine.
+NODE_BUDGET = 2_000_000
+#: Transposition-table entries per root move being searched (24 bytes each).
 TABLE_SIZE = 1 << 20
+#: Threads one search may spread its root moves over.
+THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+#: A depth expected to expand fewer chance nodes than this runs on the calling thread: handing
+#: roots to other threads would cost more than it saves (a thousand nodes take about 0.1 ms).
+PARALLEL_NODES = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +105,20 @@ def analyse(
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
     weights = heuristic or DEFAULT
-    kernel = _Kernel(_table(weights), weights.loss, threshold, search.new_control())
-    with _transposition_table(transposition) as tt:
+    kernel = _Kernel(_table(weights), weights.loss, threshold)
+    with _transposition_tables(len(roots), transposition) as tables:
+        tasks = [_Task(root, tt, search.new_control()) for root, tt in zip(roots, tables, strict=True)]
         if time_limit is not None:
-            values, reached = _deepen(roots, depth or MAX_DEPTH, kernel, tt, deadline=start + time_limit)
+            values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=start + time_limit)
         elif depth is not None:
-            values, reached = _search(roots, depth, kernel, tt), depth
+            # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
+            # big enough (tens of thousands of nodes and up) to be worth the threads.
+            values, reached = _search(tasks, depth, kernel, parallel=depth >= 4), depth
         else:
-            values, reached = _deepen(roots, default_depth(board), kernel, tt, node_budget=NODE_BUDGET)
+            values, reached = _deepen(tasks, default_depth(board), kernel, node_budget=NODE_BUDGET)
     ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
-    return Analysis(ranked, reached, int(kernel.control[search.NODES]), time.perf_counter() - start)
+    nodes = sum(int(task.control[search.NODES]) for task in tasks)
+    return Analysis(ranked, reached, nodes, time.perf_counter() - start)
 
 
 def rank_moves(
@@ -139,10 +155,9 @@ def warm_up() -> None:
 @dataclass(frozen=True, slots=True)
 class _Root:
     direction: Direction
-    #: The board right after the move, before its spawn.
+    #: The board right after the move, before its spawn; a squeezed stand-in when a tile above
+    #: 32768 is involved (its own transposition table keeps its labels apart from plain boards').
     after: np.uint64
-    #: Whether ``after`` is a squeezed stand-in (a tile above 32768 is involved).
-    squeezed: bool
 
 
 def _board_of(position: Board | Game) -> Board:
@@ -155,7 +170,7 @@ def _board_of(position: Board | Game) -> Board:
 
 def _root_moves(board: Board) -> list[_Root]:
     if not fast.representable(board):
-        return [_Root(d, squeeze(board.move(d).board), True) for d in board.legal_moves()]
+        return [_Root(d, squeeze(board.move(d).board)) for d in board.legal_moves()]
     b = fast.to_bitboard(board)
     mask = fast.legal_mask(b)
     roots = []
@@ -163,9 +178,9 @@ def _root_moves(board: Board) -> list[_Root]:
         if not mask >> d.index & 1:
             continue
         if fast.move_overflows(b, d.index):
-            roots.append(_Root(d, squeeze(board.move(d).board), True))
+            roots.append(_Root(d, squeeze(board.move(d).board)))
         else:
-            roots.append(_Root(d, np.uint64(fast.move(b, d.index)), False))
+            roots.append(_Root(d, np.uint64(fast.move(b, d.index))))
     return roots
 
 
@@ -183,77 +198,113 @@ class _Kernel:
     table: np.ndarray
     lost: float
     threshold: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """One root move's share of a search: its own table, node count, limit and stop flag."""
+
+    root: _Root
+    tt: np.ndarray
     control: np.ndarray
 
+    @property
+    def nodes(self) -> int:
+        return int(self.control[search.NODES])
 
-def _search(roots: list[_Root], depth: int, kernel: _Kernel, tt: np.ndarray) -> dict[Direction, float]:
-    stamp = _next_stamp()
-    values = {}
-    for root in roots:
-        # A squeezed board's labels mean something else than a plain board's: keep their entries apart.
-        root_stamp = _next_stamp() if root.squeezed else stamp
-        values[root.direction] = search.chance_value(
-            root.after,
+
+def _search(tasks: list[_Task], depth: int, kernel: _Kernel, parallel: bool) -> dict[Direction, float]:
+    def value(task: _Task, stamp: int) -> float:
+        return search.chance_value(
+            task.root.after,
             depth,
             1.0,
             kernel.threshold,
             kernel.table,
             kernel.lost,
-            tt,
-            root_stamp,
-            kernel.control,
+            task.tt,
+            stamp,
+            task.control,
         )
-    return values
+
+    stamps = [_next_stamp() for _ in tasks]
+    if parallel and THREADS > 1 and len(tasks) > 1:
+        values = list(_pool().map(value, tasks, stamps))
+    else:
+        values = [value(task, stamp) for task, stamp in zip(tasks, stamps, strict=True)]
+    return {task.root.direction: v for task, v in zip(tasks, values, strict=True)}
 
 
 def _deepen(
-    roots: list[_Root],
+    tasks: list[_Task],
     max_depth: int,
     kernel: _Kernel,
-    tt: np.ndarray,
     deadline: float | None = None,
     node_budget: int | None = None,
 ) -> tuple[dict[Direction, float], int]:
     """Iterative deepening up to ``max_depth``, within a deadline (``time.perf_counter`` seconds)
     or a budget of chance nodes. A depth starts only if, growing as the last one did, it is
-    expected to fit; one that overruns anyway is aborted and its values are not used."""
-    control = kernel.control
+    expected to fit; one that overruns anyway is aborted and its values are not used.
+
+    The budget is shared out among the roots in proportion to what each took at the last depth,
+    so whether a depth completes depends on node counts alone, never on thread timing."""
     began = time.perf_counter()
     # Depth 1 always completes (well under a millisecond), so there is always an answer.
-    values = _search(roots, 1, kernel, tt)
+    values = _search(tasks, 1, kernel, parallel=False)
     reached = 1
-    last_nodes, last_seconds = int(control[search.NODES]), time.perf_counter() - began
+    last = [task.nodes for task in tasks]
+    last_seconds = time.perf_counter() - began
     # A first guess at how much dearer the next depth is; afterwards the last ratio seen.
     node_growth, time_growth = 64.0, 4.0
     watchdog = None
     if deadline is not None:
-        watchdog = threading.Timer(
-            max(0.0, deadline - time.perf_counter()), control.__setitem__, (search.STOP, 1)
-        )
+        watchdog = threading.Timer(max(0.0, deadline - time.perf_counter()), _stop, (tasks,))
         watchdog.daemon = True
         watchdog.start()
-    if node_budget is not None:
-        control[search.LIMIT] = node_budget
     try:
         while reached < max_depth:
-            nodes_before, began = int(control[search.NODES]), time.perf_counter()
+            used, began = sum(task.nodes for task in tasks), time.perf_counter()
+            expected = sum(last) * node_growth
             if deadline is not None and began + last_seconds * time_growth > deadline:
                 break
-            if node_budget is not None and nodes_before + last_nodes * node_growth > node_budget:
+            if node_budget is not None:
+                left = node_budget - used
+                if expected > left:
+                    break
+                for task, share in zip(tasks, last, strict=True):
+                    task.control[search.LIMIT] = task.nodes + left * share // max(sum(last), 1)
+            before = [task.nodes for task in tasks]
+            deeper = _search(tasks, reached + 1, kernel, parallel=expected >= PARALLEL_NODES)
+            if any(task.control[search.STOP] for task in tasks):
                 break
-            deeper = _search(roots, reached + 1, kernel, tt)
-            if control[search.STOP]:
-                break
-            nodes, seconds = int(control[search.NODES]) - nodes_before, time.perf_counter() - began
-            node_growth = max(2.0, nodes / max(last_nodes, 1))
+            nodes = [task.nodes - b for task, b in zip(tasks, before, strict=True)]
+            seconds = time.perf_counter() - began
+            node_growth = max(2.0, sum(nodes) / max(sum(last), 1))
             time_growth = max(2.0, seconds / max(last_seconds, 1e-6))
-            last_nodes, last_seconds = nodes, seconds
+            last, last_seconds = nodes, seconds
             values = deeper
             reached += 1
     finally:
         if watchdog is not None:
             watchdog.cancel()
     return values, reached
+
+
+def _stop(tasks: list[_Task]) -> None:
+    for task in tasks:
+        task.control[search.STOP] = 1
+
+
+_pool_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    with _pool_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(THREADS, thread_name_prefix="twenty48-search")
+        return _executor
 
 
 _tables_lock = threading.Lock()
@@ -267,19 +318,20 @@ def _table(heuristic: Heuristic) -> np.ndarray:
 
 
 @contextmanager
-def _transposition_table(enabled: bool) -> Iterator[np.ndarray]:
+def _transposition_tables(count: int, enabled: bool) -> Iterator[list[np.ndarray]]:
     if not enabled:
-        yield _NO_TABLE
+        yield [_NO_TABLE] * count
         return
     with _tables_lock:
-        tt = _free_tables.pop() if _free_tables else None
-    if tt is None:
+        tables = [_free_tables.pop() for _ in range(min(count, len(_free_tables)))]
+    while len(tables) < count:
         tt = np.empty(TABLE_SIZE, dtype=search.ENTRY)
         # Write every byte now: the kernel touches the table at random, and faulting in a fresh
         # zero page at a time would cost the first searches milliseconds.
         tt.view(np.uint8).fill(0)
+        tables.append(tt)
     try:
-        yield tt
+        yield tables
     finally:
         with _tables_lock:
-            _free_tables.append(tt)
+            _free_tables.extend(tables)

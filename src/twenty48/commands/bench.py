@@ -90,14 +90,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) -> Iterator[GameRecord]:
+    from twenty48.ai import solver
     from twenty48.ai.play import play_game
 
     play = functools.partial(play_game, depth=depth, time_limit=time_limit)
     if jobs == 1:
         yield from map(play, seeds)
         return
-    # Workers ignore Ctrl-C so that only this process reacts: it stops them and reports.
-    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(seeds)), initializer=_ignore_sigint)
+    workers = min(jobs, len(seeds))
+    pool = multiprocessing.get_context("spawn").Pool(
+        workers, initializer=_start_worker, initargs=(max(1, solver.THREADS // workers),)
+    )
     try:
         yield from pool.imap_unordered(play, seeds)
     finally:
@@ -105,8 +108,13 @@ def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) 
         pool.join()
 
 
-def _ignore_sigint() -> None:
+def _start_worker(threads: int) -> None:
+    # Workers ignore Ctrl-C so that only the parent reacts: it stops them and reports.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from twenty48.ai import solver
+
+    # The processes share the machine's cores: each one's searches use only its part of them.
+    solver.THREADS = threads
 
 
 def _print_table(summary: dict[str, Any], planned: int) -> None:
