@@ -209,6 +209,8 @@ function settledQueue() {
 function enqueue(action) {
   view.clearHint();
   queue.push(action);
+  // While the server is away the pump sleeps between tries (up to 4 s): count the new key now.
+  if (offline) notice(t("offline", { n: queue.length }));
   pump();
 }
 
