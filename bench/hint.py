@@ -2,7 +2,8 @@
 
 The positions come from 12 seeded games played by the solver at depth 2: every 50th position
 whose largest tile is 512 to 4096, leaving out the last 50 moves of each game (the end throes
-are not typical). Compile time is excluded (one warm-up call). Prints one JSON line.
+are not typical). Compile time is excluded (one warm-up call). A search spreads its root moves
+over ``threads`` cores. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import math
 import statistics
 import time
 
-from twenty48.ai import analyse, best_move, warm_up
+from twenty48.ai import analyse, best_move, solver, warm_up
 from twenty48.game import Game
 from twenty48.rules import Board
 
@@ -55,6 +56,7 @@ def main() -> None:
                 "ms_max": round(max(ms), 1),
                 "ms_mean": round(statistics.fmean(ms), 1),
                 "mean_depth": round(statistics.fmean(depths), 2),
+                "threads": solver.THREADS,
             }
         )
     )
