@@ -22,6 +22,8 @@ OVER = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
 MIDGAME = Board.parse("2 0 0 0/4 2 0 0/16 64 8 2/1024 256 128 32")
 # A crowded board whose tree stays big for many rounds, so that a deep search takes long.
 CROWDED = Board.parse("2 4 8 16/4 8 16 32/0 2 4 8/0 0 2 1024")
+# Beyond what the bitboard holds: every root is searched on a squeezed stand-in.
+BEYOND = Board.parse("0 0 2 0/4 0 0 2/256 32 8 4/65536 32768 2048 512")
 
 # Tile exponents 0 (empty) to 17 (131072): every legal value, including what a bitboard cannot hold.
 boards = st.lists(st.integers(0, 17), min_size=16, max_size=16).map(
@@ -210,7 +212,7 @@ def test_threads_do_not_change_the_answer(monkeypatch, depth):
     answers = []
     for threads in (1, 4):
         monkeypatch.setattr(solver, "THREADS", threads)
-        answers.append([analyse(board, depth=depth) for board in (MIDGAME, CROWDED)])
+        answers.append([analyse(board, depth=depth) for board in (MIDGAME, CROWDED, BEYOND)])
     for one, many in zip(*answers, strict=True):
         assert (one.values, one.depth, one.nodes) == (many.values, many.depth, many.nodes)
         assert list(one.values) == list(many.values)
