@@ -19,6 +19,7 @@ from pagetools import (
     wait_until,
 )
 from playwright.sync_api import Route
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -209,12 +210,24 @@ def test_moves_made_while_the_server_is_unreachable_are_sent_when_it_is_back(
 ) -> None:
     page = pages.open(allow_errors=True)  # the browser logs the refused connections
     game = prepare(page, live_server, [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
-    page.route("**/api/**", lambda route: route.abort("connectionrefused"))
+    refused = []
+
+    def refuse(route: Route) -> None:
+        refused.append(route.request.url)
+        route.abort("connectionrefused")
+
+    page.route("**/api/**", refuse)
     for key, direction in [("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowRight", "right")]:
         page.keyboard.press(key)
         game.move(direction)
     retrying = "Can't reach the server; retrying… (3 waiting)"
-    page.wait_for_function("text => document.querySelector('#notice').textContent === text", arg=retrying)
+    try:
+        # Polled on a timer, not on animation frames, so only the page's own timers are involved.
+        page.wait_for_function(
+            "text => document.querySelector('#notice').textContent === text", arg=retrying, polling=100
+        )
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the notice says {page.text_content('#notice')!r} after {len(refused)} refused requests")
     assert board(page) == flat(server_state(page)["board"])  # nothing was applied yet
     page.unroute("**/api/**")
     settled(page, game.moves, timeout=15000)
