@@ -117,8 +117,7 @@ def analyse(
         else:
             values, reached = _deepen(tasks, default_depth(board), kernel, node_budget=NODE_BUDGET)
     ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
-    nodes = sum(int(task.control[search.NODES]) for task in tasks)
-    return Analysis(ranked, reached, nodes, time.perf_counter() - start)
+    return Analysis(ranked, reached, sum(task.nodes for task in tasks), time.perf_counter() - start)
 
 
 def rank_moves(
@@ -271,8 +270,9 @@ def _deepen(
                 left = node_budget - used
                 if expected > left:
                     break
+                shares = max(sum(last), 1)
                 for task, share in zip(tasks, last, strict=True):
-                    task.control[search.LIMIT] = task.nodes + left * share // max(sum(last), 1)
+                    task.control[search.LIMIT] = task.nodes + left * share // shares
             before = [task.nodes for task in tasks]
             deeper = _search(tasks, reached + 1, kernel, parallel=expected >= PARALLEL_NODES)
             if any(task.control[search.STOP] for task in tasks):
