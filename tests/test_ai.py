@@ -14,7 +14,7 @@ from twenty48 import fast
 from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search, solver
 from twenty48.ai.play import play_game
 from twenty48.ai.reduce import squeeze
-from twenty48.ai.solver import NODE_BUDGET
+from twenty48.ai.solver import NODE_BUDGET, node_budget
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -200,10 +200,20 @@ def test_default_setting_is_a_fixed_depth_search_within_the_node_budget():
     for board in (MIDGAME, CROWDED, Board.parse("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2")):
         adaptive = analyse(board)
         assert 3 <= adaptive.depth <= default_depth(board)
-        assert adaptive.nodes <= NODE_BUDGET
+        assert adaptive.nodes <= node_budget(board) == NODE_BUDGET
         # Each depth is a fresh search, so the last one is exactly a fixed-depth search.
         assert adaptive.values == analyse(board, depth=adaptive.depth).values
         assert analyse(board).values == adaptive.values
+
+
+def test_the_late_game_searches_deeper_on_a_bigger_budget(monkeypatch):
+    # A board from a solver game where the mid-game budget stops one depth short of the rule.
+    late = Board.parse("128 512 8192 16384/4 8 16 32/2 0 4 2/0 0 0 2")
+    assert node_budget(late) > NODE_BUDGET
+    deeper = analyse(late)
+    assert deeper.nodes <= node_budget(late)
+    monkeypatch.setattr(solver, "LATE_NODE_BUDGET", NODE_BUDGET)
+    assert analyse(late).depth < deeper.depth <= default_depth(late)
 
 
 @pytest.mark.parametrize("depth", [None, 4])

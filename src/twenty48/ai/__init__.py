@@ -9,7 +9,7 @@ and an optional ``time_limit`` in seconds; ``analyse`` also reports the depth re
 """
 
 from twenty48.ai.heuristic import DEFAULT, Heuristic
-from twenty48.ai.solver import Analysis, analyse, best_move, default_depth, rank_moves, warm_up
+from twenty48.ai.solver import Analysis, analyse, best_move, default_depth, node_budget, rank_moves, warm_up
 
 __all__ = [
     "DEFAULT",
@@ -18,6 +18,7 @@ __all__ = [
     "analyse",
     "best_move",
     "default_depth",
+    "node_budget",
     "rank_moves",
     "warm_up",
 ]
