@@ -5,6 +5,7 @@ from __future__ import annotations
 import _thread
 import json
 import threading
+import time
 
 import pytest
 
@@ -127,3 +128,18 @@ def test_ctrl_c_prints_the_summary_of_finished_games(capsys):
     assert data["interrupted"]
     assert 1 <= data["games"] < 100000
     assert sum(data["max_tile"].values()) == data["games"]
+
+
+def test_ctrl_c_stops_parallel_games_at_once(capsys):
+    # Depth-4 games take minutes; the summary must not wait for the first one to end.
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        code = main(["bench", "--json", "--games", "2", "--depth", "4", "--jobs", "2"])
+    finally:
+        timer.cancel()
+    assert code == 130
+    assert time.perf_counter() - started < 30
+    data = json.loads(capsys.readouterr().out)
+    assert data["interrupted"] and data["games"] == 0

@@ -102,7 +102,16 @@ def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) 
         workers, initializer=_start_worker, initargs=(max(1, solver.THREADS // workers),)
     )
     try:
-        yield from pool.imap_unordered(play, seeds)
+        results = pool.imap_unordered(play, seeds)
+        for _ in seeds:
+            while True:
+                # Waiting in short slices: a main thread blocked on the pool's lock would take
+                # Ctrl-C only when the next game ends, which can be an hour away.
+                try:
+                    yield results.next(timeout=0.1)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
     finally:
         pool.terminate()
         pool.join()
