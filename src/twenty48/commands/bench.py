@@ -21,6 +21,8 @@ from twenty48.commands.replay import parse_seed
 
 # The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
 if TYPE_CHECKING:
+    from multiprocessing.pool import IMapIterator
+
     from twenty48.ai.play import GameRecord
 
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
@@ -104,17 +106,20 @@ def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) 
     try:
         results = pool.imap_unordered(play, seeds)
         for _ in seeds:
-            while True:
-                # Waiting in short slices: a main thread blocked on the pool's lock would take
-                # Ctrl-C only when the next game ends, which can be an hour away.
-                try:
-                    yield results.next(timeout=0.1)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
+            yield _next_result(results)
     finally:
         pool.terminate()
         pool.join()
+
+
+def _next_result(results: IMapIterator) -> GameRecord:
+    # Waiting in short slices: a main thread blocked on the pool's lock would take Ctrl-C only
+    # when the next game ends, which can be an hour away.
+    while True:
+        try:
+            return results.next(timeout=0.1)
+        except multiprocessing.TimeoutError:
+            pass
 
 
 def _start_worker(threads: int) -> None:
