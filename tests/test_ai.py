@@ -14,7 +14,7 @@ from twenty48 import fast
 from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search, solver
 from twenty48.ai.play import play_game
 from twenty48.ai.reduce import squeeze
-from twenty48.ai.solver import NODE_BUDGET, node_budget
+from twenty48.ai.solver import LATE_NODE_BUDGET, NODE_BUDGET, node_budget
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -206,14 +206,25 @@ def test_default_setting_is_a_fixed_depth_search_within_the_node_budget():
         assert analyse(board).values == adaptive.values
 
 
-def test_the_late_game_searches_deeper_on_a_bigger_budget(monkeypatch):
-    # A board from a solver game where the mid-game budget stops one depth short of the rule.
-    late = Board.parse("128 512 8192 16384/4 8 16 32/2 0 4 2/0 0 0 2")
-    assert node_budget(late) > NODE_BUDGET
+def test_the_late_game_budget_doubles_for_each_empty_cell_short_of_crowded():
+    roomy = Board.parse("128 512 8192 16384/4 8 16 32/2 0 4 2/0 0 0 2")
+    assert node_budget(roomy) == LATE_NODE_BUDGET
+    assert node_budget(Board.parse("128 512 8192 16384/4 8 16 32/2 0 4 2/0 8 32 2")) == 2 * LATE_NODE_BUDGET
+    assert node_budget(Board.parse("128 512 8192 16384/4 8 16 32/2 0 4 2/4 2 32 2")) == 4 * LATE_NODE_BUDGET
+    assert node_budget(Board.parse("128 512 8192 16384/4 8 16 32/2 8 4 2/4 2 32 2")) == 8 * LATE_NODE_BUDGET
+
+
+def test_the_late_game_searches_as_deep_as_its_budget_allows(monkeypatch):
+    # A crowded board from a solver game: few spawns a round make deep rounds cheap, so the
+    # search goes past the depth rule (7 here) within the budget.
+    late = Board.parse("4 512 8192 16384/2 8 16 32/8 64 4 2/0 2 4 16")
+    rule = max(3, len({v for v in late.cells if v}) - 2)
     deeper = analyse(late)
+    assert rule < deeper.depth <= default_depth(late) == solver.MAX_DEPTH
     assert deeper.nodes <= node_budget(late)
-    monkeypatch.setattr(solver, "LATE_NODE_BUDGET", NODE_BUDGET)
-    assert analyse(late).depth < deeper.depth <= default_depth(late)
+    assert deeper.values == analyse(late, depth=deeper.depth).values
+    monkeypatch.setattr(solver, "LATE_NODE_BUDGET", LATE_NODE_BUDGET // 8)
+    assert analyse(late).depth < deeper.depth
 
 
 @pytest.mark.parametrize("depth", [None, 4])
