@@ -111,6 +111,8 @@ def test_bad_arguments_are_refused():
     for bad in (0, 2.0, "3", True):
         with pytest.raises(ValueError, match="depth"):
             rank_moves(MIDGAME, depth=bad)
+        with pytest.raises(ValueError, match="nodes"):
+            rank_moves(MIDGAME, nodes=bad)
     with pytest.raises(TypeError, match="Board or a Game"):
         rank_moves("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0")
 
@@ -218,13 +220,26 @@ def test_the_late_game_searches_as_deep_as_its_budget_allows(monkeypatch):
     # A crowded board from a solver game: few spawns a round make deep rounds cheap, so the
     # search goes past the depth rule (7 here) within the budget.
     late = Board.parse("4 512 8192 16384/2 8 16 32/8 64 4 2/0 2 4 16")
-    rule = max(3, len({v for v in late.cells if v}) - 2)
+    rule = solver.depth_rule(late)
     deeper = analyse(late)
     assert rule < deeper.depth <= default_depth(late) == solver.MAX_DEPTH
     assert deeper.nodes <= node_budget(late)
     assert deeper.values == analyse(late, depth=deeper.depth).values
+    assert (deeper.values, deeper.depth) == (analyse(late, nodes=node_budget(late)).values, deeper.depth)
     monkeypatch.setattr(solver, "LATE_NODE_BUDGET", LATE_NODE_BUDGET // 8)
     assert analyse(late).depth < deeper.depth
+
+
+def test_a_node_budget_deepens_as_far_as_it_lasts():
+    small, large = analyse(MIDGAME, nodes=20_000), analyse(MIDGAME, nodes=2_000_000)
+    assert small.nodes <= 20_000 and large.nodes <= 2_000_000
+    assert 1 <= small.depth < large.depth
+    assert large.values == analyse(MIDGAME, depth=large.depth).values
+    capped = analyse(MIDGAME, depth=2, nodes=2_000_000)
+    assert capped.depth == 2 and capped.values == analyse(MIDGAME, depth=2).values
+    # A count, not a clock: the same answer every time, and the same as best_move's.
+    assert analyse(MIDGAME, nodes=20_000).values == small.values
+    assert best_move(MIDGAME, nodes=20_000) == small.best
 
 
 @pytest.mark.parametrize("depth", [None, 4])

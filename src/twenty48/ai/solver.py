@@ -10,6 +10,9 @@ valued by the compiled ``search.chance_value``. The search depth is one of
   deepening from depth 1 until the next depth is not expected to finish in time; a watchdog
   timer aborts a depth that runs late, so the call returns within the budget plus well under
   a millisecond (depth 1 always completes);
+* a node budget (``nodes`` chance nodes, with ``depth`` as an optional cap): iterative
+  deepening from depth 1 until the next depth is not expected to fit in what is left; like a
+  fixed depth, and unlike a time budget, it gives the same answer on any machine;
 * adaptive (the default): iterative deepening within a budget of chance nodes. Until the board
   holds an 8192 it deepens toward nneonneo/2048-ai's depth rule (deeper as the board holds more
   distinct tiles) within ``NODE_BUDGET``; from then on as deep as a budget allows that doubles
@@ -58,12 +61,12 @@ MAX_DEPTH = 20
 #: replays to the same game on any machine.
 NODE_BUDGET = 2_000_000
 #: From this tile on the game is long and crowded: about three moves in four of a game that
-#: reaches 16384 are played here, and every game that ends before 16384 is lost here, on a board
-#: with one or no empty cell. So the search spends its nodes where the game is lost: from
-#: ``LATE_NODE_BUDGET`` with ``CROWDED`` or more empty cells, doubling for each one fewer (8 M
-#: with none), and it deepens as far as they last instead of stopping at the depth rule. Measured
-#: against a search four depths past the rule (README, "Solver"): the moves it picks lose a sixth
-#: less expected value than the depth rule within 4 M nodes, on 15 % more nodes.
+#: reaches 16384 are played here, and every game the solver has lost before 16384 was lost here.
+#: So the search spends its nodes where games are lost: ``LATE_NODE_BUDGET`` with ``CROWDED`` or
+#: more empty cells, doubled for each one fewer (8 M with none), and it deepens as far as they
+#: last instead of stopping at the depth rule, since few spawns a round make deep rounds cheap.
+#: Against a search four depths past the rule (``bench/move_quality.py``) its moves give up 28 %
+#: less expected value than the rule within a flat 4 M nodes, for 17 % more nodes.
 LATE_GAME_TILE = 8192
 LATE_NODE_BUDGET = 1_000_000
 CROWDED = 3
@@ -96,6 +99,7 @@ def analyse(
     position: Board | Game,
     depth: int | None = None,
     time_limit: float | None = None,
+    nodes: int | None = None,
     heuristic: Heuristic | None = None,
     threshold: float = PROBABILITY_THRESHOLD,
     transposition: bool = True,
@@ -115,6 +119,8 @@ def analyse(
         or not 0 < time_limit < math.inf
     ):
         raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
     roots = _root_moves(board)
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
@@ -122,8 +128,9 @@ def analyse(
     kernel = _Kernel(_table(weights), weights.loss, threshold)
     with _transposition_tables(len(roots), transposition) as tables:
         tasks = [_Task(root, tt, search.new_control()) for root, tt in zip(roots, tables, strict=True)]
-        if time_limit is not None:
-            values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=start + time_limit)
+        if time_limit is not None or nodes is not None:
+            deadline = None if time_limit is None else start + time_limit
+            values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=deadline, node_budget=nodes)
         elif depth is not None:
             # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
             # big enough (tens of thousands of nodes and up) to be worth the threads.
@@ -135,17 +142,23 @@ def analyse(
 
 
 def rank_moves(
-    position: Board | Game, depth: int | None = None, time_limit: float | None = None
+    position: Board | Game,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    nodes: int | None = None,
 ) -> dict[Direction, float]:
     """Every legal move of ``position`` with its expected heuristic value, best first."""
-    return analyse(position, depth=depth, time_limit=time_limit).values
+    return analyse(position, depth=depth, time_limit=time_limit, nodes=nodes).values
 
 
 def best_move(
-    position: Board | Game, depth: int | None = None, time_limit: float | None = None
+    position: Board | Game,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    nodes: int | None = None,
 ) -> Direction | None:
     """The move the solver plays; None only when no move is legal (the game is over)."""
-    return analyse(position, depth=depth, time_limit=time_limit).best
+    return analyse(position, depth=depth, time_limit=time_limit, nodes=nodes).best
 
 
 def default_depth(board: Board) -> int:
@@ -153,10 +166,12 @@ def default_depth(board: Board) -> int:
     deeper as the board holds more distinct tiles; the search deepens toward it while
     ``node_budget`` lasts, so where the rule asks for more than a quick answer can afford, it
     gets the deepest depth that fits. In the late game the budget alone sets the depth."""
-    if board.max_tile >= LATE_GAME_TILE:
-        return MAX_DEPTH
-    distinct = len({v for v in board.cells if v})
-    return max(3, distinct - 2)
+    return MAX_DEPTH if board.max_tile >= LATE_GAME_TILE else depth_rule(board)
+
+
+def depth_rule(board: Board) -> int:
+    """nneonneo/2048-ai's depth: ``max(3, distinct tiles - 2)``."""
+    return max(3, len({v for v in board.cells if v}) - 2)
 
 
 def node_budget(board: Board) -> int:
