@@ -41,6 +41,15 @@ def test_hint_with_a_time_budget(capsys):
     assert json.loads(capsys.readouterr().out)["best"] in {"up", "down", "left", "right"}
 
 
+def test_hint_with_a_node_budget(capsys):
+    assert main(["hint", BOARD, "--nodes", "5000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ranked = rank_moves(Board.parse(BOARD), nodes=5000)
+    assert [m["direction"] for m in data["moves"]] == [d.value for d in ranked]
+    assert [m["value"] for m in data["moves"]] == list(ranked.values())
+    assert data["nodes"] <= 5000
+
+
 def test_hint_on_a_finished_game(capsys):
     assert main(["hint", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -75,6 +84,10 @@ def test_hint_refuses_a_bad_depth(capsys):
     assert exit_info.value.code == 2
     with pytest.raises(SystemExit):
         main(["hint", BOARD, "--depth", "2", "--time-ms", "5"])
+    for bad in (["--nodes", "0"], ["--nodes", "many"], ["--nodes", "100", "--depth", "2"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["hint", BOARD, *bad])
+        assert exit_info.value.code == 2
 
 
 def bench_json(capsys, *args):
@@ -143,3 +156,14 @@ def test_ctrl_c_stops_parallel_games_at_once(capsys):
     assert time.perf_counter() - started < 30
     data = json.loads(capsys.readouterr().out)
     assert data["interrupted"] and data["games"] == 0
+
+
+def test_bench_with_a_node_budget_replays_exactly(capsys):
+    from twenty48.ai.play import play_game
+
+    data = bench_json(capsys, "--games", "2", "--nodes", "2000", "--seed", "11")
+    assert data["nodes"] == 2000 and data["depth"] is None and data["games"] == 2
+    scores = [play_game(seed, nodes=2000).score for seed in (11, 12)]
+    assert data["avg_score"] == sum(scores) / 2
+    assert main(["bench", "--games", "1", "--nodes", "2000", "--seed", "11"]) == 0
+    assert "2,000 nodes per move" in capsys.readouterr().out

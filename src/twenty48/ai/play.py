@@ -40,6 +40,7 @@ def play_game(
     time_limit: float | None = None,
     heuristic: Heuristic | None = None,
     max_moves: int | None = None,
+    nodes: int | None = None,
 ) -> GameRecord:
     """Play ``Game.new(seed)`` with the solver's best move at every turn until the game is over
     (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
@@ -48,7 +49,7 @@ def play_game(
     start = time.perf_counter()
     while not game.over and (max_moves is None or game.moves < max_moves):
         began = time.perf_counter()
-        direction = analyse(game, depth=depth, time_limit=time_limit, heuristic=heuristic).best
+        direction = analyse(game, depth=depth, time_limit=time_limit, nodes=nodes, heuristic=heuristic).best
         move_ms.append((time.perf_counter() - began) * 1000)
         if direction is None or not game.move(direction).changed:
             raise RuntimeError(f"the solver chose an illegal move {direction} in game {seed}: {game!r}")

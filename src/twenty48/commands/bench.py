@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("", total=len(seeds))
         try:
-            for record in _play(seeds, args.depth, time_limit, args.jobs):
+            for record in _play(seeds, args.depth, time_limit, args.nodes, args.jobs):
                 records.append(record)
                 best = max(r.max_tile for r in records)
                 mean = sum(r.score for r in records) / len(records)
@@ -77,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
     records.sort(key=lambda r: r.seed)
     summary = summarize(records)
     summary.update(
-        depth=args.depth if args.depth else ("adaptive" if not args.time_ms else None),
+        depth=args.depth if args.depth else ("adaptive" if not (args.time_ms or args.nodes) else None),
         time_ms=args.time_ms,
+        nodes=args.nodes,
         seed=args.seed,
         jobs=args.jobs,
         wall_seconds=round(time.perf_counter() - started, 1),
@@ -91,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
-def _play(seeds: range, depth: int | None, time_limit: float | None, jobs: int) -> Iterator[GameRecord]:
+def _play(
+    seeds: range, depth: int | None, time_limit: float | None, nodes: int | None, jobs: int
+) -> Iterator[GameRecord]:
     from twenty48.ai import solver
     from twenty48.ai.play import play_game
 
-    play = functools.partial(play_game, depth=depth, time_limit=time_limit)
+    play = functools.partial(play_game, depth=depth, time_limit=time_limit, nodes=nodes)
     if jobs == 1:
         yield from map(play, seeds)
         return
@@ -137,6 +140,8 @@ def _print_table(summary: dict[str, Any], planned: int) -> None:
         setting = "adaptive depth"
     elif summary["depth"]:
         setting = f"depth {summary['depth']}"
+    elif summary["nodes"]:
+        setting = f"{summary['nodes']:,} nodes per move"
     else:
         setting = f"{summary['time_ms']} ms per move"
     title = f"Solver benchmark: {setting}, seeds from {summary['seed']}"

@@ -22,13 +22,18 @@ def positive_int(text: str) -> int:
 
 
 def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--depth`` or ``--time-ms``; neither means the solver's adaptive default."""
+    """``--depth``, ``--time-ms`` or ``--nodes``; none means the solver's adaptive default."""
     setting = parser.add_mutually_exclusive_group()
     setting.add_argument(
         "--depth", type=positive_int, help="fixed search depth (default: adaptive to the position)"
     )
     setting.add_argument(
         "--time-ms", type=positive_int, help="time budget per move in milliseconds (iterative deepening)"
+    )
+    setting.add_argument(
+        "--nodes",
+        type=positive_int,
+        help="chance nodes per move (iterative deepening; the same answer on any machine)",
     )
 
 
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     time_limit = args.time_ms / 1000 if args.time_ms else None
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
     warm_up()
-    analysis = analyse(board, depth=args.depth, time_limit=time_limit)
+    analysis = analyse(board, depth=args.depth, time_limit=time_limit, nodes=args.nodes)
     best = analysis.best
     if args.json:
         print(
