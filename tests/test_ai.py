@@ -225,7 +225,8 @@ def test_the_late_game_searches_as_deep_as_its_budget_allows(monkeypatch):
     assert rule < deeper.depth <= default_depth(late) == solver.MAX_DEPTH
     assert deeper.nodes <= node_budget(late)
     assert deeper.values == analyse(late, depth=deeper.depth).values
-    assert (deeper.values, deeper.depth) == (analyse(late, nodes=node_budget(late)).values, deeper.depth)
+    same = analyse(late, nodes=node_budget(late))
+    assert (same.values, same.depth, same.nodes) == (deeper.values, deeper.depth, deeper.nodes)
     monkeypatch.setattr(solver, "LATE_NODE_BUDGET", LATE_NODE_BUDGET // 8)
     assert analyse(late).depth < deeper.depth
 

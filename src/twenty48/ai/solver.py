@@ -16,7 +16,7 @@ valued by the compiled ``search.chance_value``. The search depth is one of
 * adaptive (the default): iterative deepening within a budget of chance nodes. Until the board
   holds an 8192 it deepens toward nneonneo/2048-ai's depth rule (deeper as the board holds more
   distinct tiles) within ``NODE_BUDGET``; from then on as deep as a budget allows that doubles
-  for each empty cell the board is short of ``CROWDED`` (``late_budget``). Counting nodes
+  for each empty cell the board is short of ``CROWDED`` (``node_budget``). Counting nodes
   instead of seconds keeps it fast and still deterministic: a seeded game replays exactly.
 
 Each root move is searched with its own transposition table and node count, so its value
