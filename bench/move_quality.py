@@ -49,7 +49,6 @@ def judge(cells: list[int]) -> dict[str, tuple[float, bool, int]]:
     return {
         name: (best - reference.values[a.best], a.best == reference.best, a.nodes)
         for name, a in settings.items()
-        if a.best is not None
     }
 
 

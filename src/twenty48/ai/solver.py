@@ -124,19 +124,20 @@ def analyse(
     roots = _root_moves(board)
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
+    if depth is None and time_limit is None and nodes is None:
+        # The default is a node budget with a depth cap, both chosen for the position.
+        depth, nodes = default_depth(board), node_budget(board)
     weights = heuristic or DEFAULT
     kernel = _Kernel(_table(weights), weights.loss, threshold)
     with _transposition_tables(len(roots), transposition) as tables:
         tasks = [_Task(root, tt, search.new_control()) for root, tt in zip(roots, tables, strict=True)]
-        if time_limit is not None or nodes is not None:
-            deadline = None if time_limit is None else start + time_limit
-            values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=deadline, node_budget=nodes)
-        elif depth is not None:
+        if depth is not None and time_limit is None and nodes is None:
             # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
             # big enough (tens of thousands of nodes and up) to be worth the threads.
             values, reached = _search(tasks, depth, kernel, parallel=depth >= 4), depth
         else:
-            values, reached = _deepen(tasks, default_depth(board), kernel, node_budget=node_budget(board))
+            deadline = None if time_limit is None else start + time_limit
+            values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=deadline, node_budget=nodes)
     ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
     return Analysis(ranked, reached, sum(task.nodes for task in tasks), time.perf_counter() - start)
 
