@@ -217,17 +217,27 @@ def test_moves_made_while_the_server_is_unreachable_are_sent_when_it_is_back(
         route.abort("connectionrefused")
 
     page.route("**/api/**", refuse)
-    for key, direction in [("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowRight", "right")]:
+    # A move that slipped past interception would look like a lost key: first see the page's own
+    # fetches refused, then count each key as it is pressed.
+    probe = "fetch('/api/game', {cache: 'no-store'}).then(() => 'reached', () => 'refused')"
+    wait_until(lambda: page.evaluate(probe) == "refused")
+    refused.clear()
+    keys = [("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowRight", "right")]
+    for waiting, (key, direction) in enumerate(keys, start=1):
         page.keyboard.press(key)
         game.move(direction)
-    retrying = "Can't reach the server; retrying… (3 waiting)"
-    try:
-        # Polled on a timer, not on animation frames, so only the page's own timers are involved.
-        page.wait_for_function(
-            "text => document.querySelector('#notice').textContent === text", arg=retrying, polling=100
-        )
-    except PlaywrightTimeoutError:
-        pytest.fail(f"the notice says {page.text_content('#notice')!r} after {len(refused)} refused requests")
+        retrying = f"Can't reach the server; retrying… ({waiting} waiting)"
+        try:
+            # Polled on a timer, not on animation frames, so only the page's own timers are involved.
+            page.wait_for_function(
+                "text => document.querySelector('#notice').textContent === text", arg=retrying, polling=100
+            )
+        except PlaywrightTimeoutError:
+            moves = server_state(page)["moves"]
+            pytest.fail(
+                f"after {key}: the notice says {page.text_content('#notice')!r} after {len(refused)} refused"
+                f" requests, and the server has {moves} moves"
+            )
     assert board(page) == flat(server_state(page)["board"])  # nothing was applied yet
     page.unroute("**/api/**")
     settled(page, game.moves, timeout=15000)
