@@ -10,11 +10,12 @@ Cells are numbered 0-15 row-major: cell ``4 * row + column``, row 0 on top.
 from __future__ import annotations
 
 import itertools
-import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+
+from twenty48.checks import is_int
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -137,7 +138,7 @@ class MoveResult:
 
 def _check_value(value: object, where: str) -> int:
     # numpy integers are welcome (environments build boards from arrays); bools are not numbers here.
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not is_int(value):
         raise ValueError(f"{where}: tile value must be an integer, got {value!r}")
     number = int(value)
     if number != 0 and number not in TILE_VALUES:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from twenty48.checks import is_int
+
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 SEED_LIMIT = 1 << 64
@@ -58,11 +60,11 @@ def spawn_choice(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]
 
 def check_seed(seed: object) -> int:
     """A valid game seed is an integer in [0, 2**64)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_int(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"seed must be between 0 and 2**64 - 1, got {seed}")
-    return seed
+    return int(seed)
 
 
 def random_seed() -> int:

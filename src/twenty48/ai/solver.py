@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import numbers
 import os
 import threading
 import time
@@ -46,6 +45,7 @@ from twenty48 import fast
 from twenty48.ai import search
 from twenty48.ai.heuristic import DEFAULT, Heuristic
 from twenty48.ai.reduce import squeeze
+from twenty48.checks import is_int, is_real
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -111,15 +111,11 @@ def analyse(
     """
     start = time.perf_counter()
     board = _board_of(position)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+    if depth is not None and (not is_int(depth) or depth < 1):
         raise ValueError(f"depth must be a positive integer, got {depth!r}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, numbers.Real)
-        or not 0 < time_limit < math.inf
-    ):
+    if time_limit is not None and (not is_real(time_limit) or not 0 < time_limit < math.inf):
         raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+    if nodes is not None and (not is_int(nodes) or nodes < 1):
         raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
     roots = _root_moves(board)
     if not roots:

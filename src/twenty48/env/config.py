@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from twenty48 import spawns
+from twenty48.checks import is_int, is_real
 from twenty48.env import kernels
 from twenty48.rules import MAX_TILE, Board
 
@@ -37,7 +38,7 @@ class EnvConfig:
         _choice("reward", self.reward, REWARDS)
         _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
         penalty = self.illegal_penalty
-        if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not math.isfinite(penalty):
+        if not is_real(penalty) or not math.isfinite(penalty):
             raise ValueError(f"illegal_penalty must be a finite number, got {penalty!r}")
         if penalty < 0:
             raise ValueError(f"illegal_penalty is subtracted from the reward and must be >= 0, got {penalty}")
@@ -108,7 +109,7 @@ class ResetRequest:
             if board.cells.count(MAX_TILE) > 1:
                 raise ValueError(f"options['board'] holds two {MAX_TILE} tiles, which no game can reach")
         score = options.get("score", 0)
-        if isinstance(score, bool) or not isinstance(score, (int, np.integer)) or score < 0:
+        if not is_int(score) or score < 0:
             raise ValueError(f"options['score'] must be a non-negative integer, got {score!r}")
         if score and board is None:
             raise ValueError("options['score'] sets the score of a prepared board; pass options['board'] too")

@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from twenty48 import fast
+from twenty48.checks import is_int
 from twenty48.env import exact, kernels, render
 from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed
 from twenty48.env.single import ACTION_MASKS, RENDER_MODES
@@ -35,15 +36,11 @@ class Twenty48VectorEnv(VectorEnv):
         max_episode_steps: int | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-        if max_episode_steps is not None and (
-            isinstance(max_episode_steps, bool)
-            or not isinstance(max_episode_steps, int)
-            or max_episode_steps < 1
-        ):
+        if max_episode_steps is not None and (not is_int(max_episode_steps) or max_episode_steps < 1):
             raise ValueError(
                 f"max_episode_steps must be a positive integer or None, got {max_episode_steps!r}"
             )
@@ -231,7 +228,7 @@ class Twenty48VectorEnv(VectorEnv):
         n = self.num_envs
         if seed is None:
             return [None] * n
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if is_int(seed):
             first = check_seed(seed)
             check_seed(first + n - 1)
             return [first + i for i in range(n)]
