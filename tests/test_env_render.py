@@ -27,7 +27,7 @@ def read_cell(image: np.ndarray, row: int, col: int) -> int:
     that size, cover exactly those pixels."""
     y, x = r.cell_origin(row, col)
     tile = image[y : y + r.CELL, x : x + r.CELL]
-    text = np.all(tile == r.DARK_TEXT, axis=-1) | np.all(tile == r.LIGHT_TEXT, axis=-1)
+    text = np.any([np.all(tile == colour, axis=-1) for colour in set(r.TEXT_COLOURS)], axis=0)
     if not text.any():
         return 0
     ys, xs = np.nonzero(text)

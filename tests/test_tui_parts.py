@@ -18,9 +18,9 @@ from rich.color import Color, ColorSystem
 
 from twenty48 import store as store_module
 from twenty48.game import Game
+from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
-from twenty48.tui.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, board_geometry, format_value
 
@@ -196,7 +196,8 @@ def test_an_unsaved_session_plays_like_a_game():
         direction = session.game.board.legal_moves()[0]
         session.move(direction)
         reference.move(direction)
-    assert session.undo() and reference.undo()
+    assert session.undo()
+    reference.undo()
     assert session.game.to_dict() == reference.to_dict()
     assert not session.saving and session.take_save_error() is None
 

@@ -1,5 +1,8 @@
 """Tile colours: the web game's palette (gabrielecirulli/2048) and a hand-picked 256-colour twin.
 
+The one Python copy of the palette: the terminal game and the environment's pictures read it, and a
+test holds the stylesheet's tile colours equal to ``TRUE_COLOUR``.
+
 Textual downgrades true colour to the nearest xterm-256 entry on its own, but that collapses the web
 palette badly (2 and 4 become one colour, so do 16 and 32, and 128 to 1024 all become the same yellow).
 Terminals without true colour therefore get their own palette, chosen from the xterm-256 cube so that
@@ -78,3 +81,8 @@ def tile_colours(value: int, true_colour: bool = True) -> TileColours:
         raise ValueError(f"not a tile value: {value!r} (0 or a power of two from 2 to {MAX_TILE})")
     palette = TRUE_COLOUR if true_colour else COLOUR_256
     return palette[min(value, _SUPER)]
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` -> (r, g, b)."""
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from twenty48 import palette
 from twenty48.rules import Board
 
 CELL = 100
@@ -34,26 +35,10 @@ _FONT_ROWS = {
 GLYPHS = {d: np.array([[c == "#" for c in row] for row in rows]) for d, rows in _FONT_ROWS.items()}
 GLYPH_HEIGHT, GLYPH_WIDTH = 7, 5
 
-BACKGROUND = (0xBB, 0xAD, 0xA0)
-EMPTY = (0xCD, 0xC1, 0xB4)
-DARK_TEXT = (0x77, 0x6E, 0x65)
-LIGHT_TEXT = (0xF9, 0xF6, 0xF2)
-#: Tile colour by exponent (the original game's); 4096 and up share the last one.
-TILE_COLOURS = (
-    EMPTY,
-    (0xEE, 0xE4, 0xDA),
-    (0xED, 0xE0, 0xC8),
-    (0xF2, 0xB1, 0x79),
-    (0xF5, 0x95, 0x63),
-    (0xF6, 0x7C, 0x5F),
-    (0xF6, 0x5E, 0x3B),
-    (0xED, 0xCF, 0x72),
-    (0xED, 0xCC, 0x61),
-    (0xED, 0xC8, 0x50),
-    (0xED, 0xC5, 0x3F),
-    (0xED, 0xC2, 0x2E),
-    (0x3C, 0x3A, 0x32),
-)
+BACKGROUND = palette.rgb(palette.FRAME)
+#: Tile colours by exponent (0 = empty cell); 4096 and up share the last one, as in the web game.
+TILE_COLOURS = tuple(palette.rgb(c.background) for c in palette.TRUE_COLOUR.values())
+TEXT_COLOURS = tuple(palette.rgb(c.text) for c in palette.TRUE_COLOUR.values())
 
 
 def ansi(board: Board, score: int, moves: int) -> str:
@@ -61,7 +46,7 @@ def ansi(board: Board, score: int, moves: int) -> str:
 
 
 def text_colour(exponent: int) -> tuple[int, int, int]:
-    return DARK_TEXT if exponent <= 2 else LIGHT_TEXT
+    return TEXT_COLOURS[min(exponent, len(TEXT_COLOURS) - 1)]
 
 
 def tile_colour(exponent: int) -> tuple[int, int, int]:

@@ -25,10 +25,10 @@ from textual.widgets import Footer, Static
 
 from twenty48.ai import rank_moves, warm_up
 from twenty48.game import Game, Turn
+from twenty48.palette import ACCENT, BUTTON, PAGE, TEXT
 from twenty48.rules import Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
-from twenty48.tui.palette import ACCENT, BUTTON, PAGE, TEXT
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import (
     MIN_HEIGHT,

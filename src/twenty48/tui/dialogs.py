@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from twenty48.tui.palette import ACCENT, BUTTON, FRAME, LIGHT_TEXT, PAGE, TEXT
+from twenty48.palette import ACCENT, BUTTON, FRAME, LIGHT_TEXT, PAGE, TEXT
 
 
 @dataclass(frozen=True, slots=True)

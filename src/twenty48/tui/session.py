@@ -122,7 +122,8 @@ class Session:
         if not self.game.can_undo:
             return False
         self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
-        return self.game.undo()
+        self.game.undo()
+        return True
 
     def keep_going(self) -> bool:
         """Dismiss the win and play on; False when it was already dismissed."""

@@ -11,8 +11,8 @@ from textual.color import Color
 from textual.widget import Widget
 from textual.widgets import Static
 
+from twenty48.palette import ACCENT, FRAME, LIGHT_TEXT, TEXT, tile_colours
 from twenty48.rules import CELLS, Board, Direction
-from twenty48.tui.palette import ACCENT, FRAME, LIGHT_TEXT, TEXT, tile_colours
 
 #: Blank columns between tiles, blank rows between tiles, and the frame's padding (columns, rows).
 GAP_X, GAP_Y = 2, 1
