@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twenty48 import Board, Direction, Game
-from twenty48.game import UNDO_LIMIT
+from twenty48.game import UNDO_LIMIT, GameOver, IllegalAction, NothingToUndo, NoTileMoves, NotWon, Start
 
 directions = st.lists(st.sampled_from(list(Direction)), max_size=60)
 
@@ -86,7 +86,7 @@ def test_undo_restores_and_cannot_reroll_the_spawn():
     snapshot = game.to_dict()
     direction = next(d for d in Direction if game.board.can_move(d))
     first = game.move(direction)
-    assert game.undo()
+    game.undo()
     assert game.to_dict() == snapshot  # fewer than 20 positions, so none dropped out
     second = game.move(direction)
     assert second.spawn == first.spawn
@@ -100,7 +100,8 @@ def test_undo_keeps_at_most_20_positions():
         assert not game.over
         game.move(rng.choice(list(Direction)))
     undone = 0
-    while game.undo():
+    while game.can_undo:
+        game.undo()
         undone += 1
     assert undone == UNDO_LIMIT
     assert game.moves == 40 - UNDO_LIMIT
@@ -115,7 +116,8 @@ def test_undo_is_disabled_once_over():
         game.move(Direction.RIGHT)
         if game.over:
             assert not game.can_undo
-            assert not game.undo()
+            with pytest.raises(GameOver):
+                game.undo()
             assert game.move(Direction.LEFT).changed is False
             return
     pytest.fail("no seed ended the game")
@@ -162,7 +164,7 @@ def test_winning_move_that_ends_the_game_is_won_and_over():
 def test_undo_of_the_winning_move_unwins():
     game = Game.from_board(Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]), seed=2)
     game.move(Direction.LEFT)
-    assert game.undo()
+    game.undo()
     assert not game.won
     assert game.move(Direction.LEFT).won_now
 
@@ -185,13 +187,21 @@ def test_json_round_trip_preserves_play(seed, moves, undos, more):
     for d in moves:
         game.move(d)
     for _ in range(undos):
-        game.undo()
+        if game.can_undo:
+            game.undo()
     data = json.loads(json.dumps(game.to_dict()))
     restored = Game.from_dict(data)
     assert restored.to_dict() == game.to_dict()
     for d in more:
         assert restored.move(d) == game.move(d)
-    assert restored.undo() == game.undo()
+    if game.can_undo:
+        restored.undo()
+        game.undo()
+    else:
+        with pytest.raises(IllegalAction):
+            restored.undo()
+        with pytest.raises(IllegalAction):
+            game.undo()
     assert restored.to_dict() == game.to_dict()
 
 
@@ -247,3 +257,61 @@ def test_from_dict_rejects_malformed_data(change, message):
 def test_from_dict_rejects_non_objects():
     with pytest.raises(ValueError):
         Game.from_dict([1, 2])  # type: ignore[arg-type]
+
+
+def test_refused_actions_raise_typed_errors_and_change_nothing():
+    game = Game.new(5)
+    before = game.to_dict()
+    with pytest.raises(NothingToUndo, match="no move to undo"):
+        game.undo()
+    with pytest.raises(NotWon):
+        game.keep_going()
+    with pytest.raises(NoTileMoves, match="classic"):
+        game.move(Direction.LEFT, cell=0)
+    assert game.to_dict() == before
+    # One family, and still ValueError for callers that only know that much.
+    assert all(issubclass(e, IllegalAction) and issubclass(e, ValueError) for e in (GameOver, NothingToUndo))
+
+
+def test_a_prepared_game_keeps_its_start_and_replays_from_it():
+    board = Board.from_rows([[2, 2, 4, 0], [0, 8, 0, 0], [0, 0, 16, 0], [0, 0, 0, 2]])
+    game = Game.from_board(board, seed=11, score=40)
+    for d in (Direction.LEFT, Direction.UP, Direction.RIGHT, Direction.DOWN):
+        game.move(d)
+    assert game.start == Start(board, 40)
+    again = Game.replay(game.seed, game.actions, start=game.start)
+    assert again.to_dict() == game.to_dict()
+    # Without the start, the same seed and moves are a different game: why the start is kept.
+    assert Game.replay(game.seed, game.actions).board != game.board
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert restored.start == game.start and restored.to_dict() == game.to_dict()
+    assert Game.new(11).start is None and "start" not in Game.new(11).to_dict()
+
+
+def test_saved_games_of_earlier_versions_still_load():
+    game = Game.replay(7, ["up", "left", "left", "down"])
+    for version in (1, 2):
+        data = game.to_dict()
+        data["version"] = version
+        if version == 1:
+            del data["variant"]
+        assert Game.from_dict(data).to_dict() == game.to_dict()
+    data = Game.from_board(game.board, seed=1).to_dict()
+    data["version"] = 2
+    with pytest.raises(ValueError, match="start"):
+        Game.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        {"board": [[0] * 4] * 4},
+        {"board": "x", "score": 0},
+        {"board": [[2] + [0] * 3] + [[0] * 4] * 3, "score": 10**9},
+    ],
+)
+def test_a_malformed_start_is_refused(start):
+    data = Game.from_board(Board.from_rows([[2, 0, 0, 0]] + [[0] * 4] * 3), seed=1).to_dict()
+    data["start"] = start
+    with pytest.raises(ValueError, match="start"):
+        Game.from_dict(data)

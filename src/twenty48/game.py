@@ -6,6 +6,19 @@ to the current position. Spawns come from ``twenty48.spawns``, indexed by the
 position in the line of play, so ``Game.replay(seed, actions)`` rebuilds a
 game exactly and undo followed by the same move brings back the same tile.
 The rule policy (classic or "Merge 2048") is a ``twenty48.variants.Variant``.
+
+An action the game refuses raises a subclass of ``IllegalAction`` (a ``ValueError``) and changes
+nothing; every front end and the store react to these types instead of checking the conditions
+again::
+
+    IllegalAction
+    ├── GameOver         undo once no legal move remains
+    ├── NothingToUndo    undo with an empty history
+    ├── NotWon           keep going without a win
+    └── NoTileMoves      a single-tile move in a variant that has none (classic)
+
+An illegal *move* (the board would not change) is not an error: the rules say it does nothing, so
+``move`` returns a ``Turn`` whose ``changed`` is False.
 """
 
 from __future__ import annotations
@@ -13,63 +26,51 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
-from twenty48 import spawns
-from twenty48.rules import CELLS, WINNING_TILE, Board, Direction
+from twenty48 import saved, spawns
+from twenty48.actions import Action, TileMove, make_action, parse_action
+from twenty48.rules import WINNING_TILE, Board, Direction
+from twenty48.saved import FORMAT_VERSION, UNDO_LIMIT, Snapshot, Start
 from twenty48.variants import CLASSIC, Variant, get_variant
 
-UNDO_LIMIT = 20
-#: Version 2 added the variant; version 1 files load as classic games.
-FORMAT_VERSION = 2
+__all__ = [
+    "FORMAT_VERSION",
+    "UNDO_LIMIT",
+    "Action",
+    "Game",
+    "GameOver",
+    "IllegalAction",
+    "NoTileMoves",
+    "NotWon",
+    "NothingToUndo",
+    "Snapshot",
+    "Start",
+    "TileMove",
+    "Turn",
+    "make_action",
+    "parse_action",
+]
 
 
-class TileMove(NamedTuple):
-    """A single-tile move of the "Merge 2048" variant, logged as ``"left@5"``."""
-
-    direction: Direction
-    cell: int
-
-    def __str__(self) -> str:
-        return f"{self.direction.value}@{self.cell}"
+class IllegalAction(ValueError):
+    """An action this game refuses in its present state; the game is unchanged."""
 
 
-Action = Direction | TileMove
+class GameOver(IllegalAction):
+    """No legal move remains, so the game takes no more actions (undo included)."""
 
 
-def make_action(direction: Direction | str, cell: int | None = None) -> Action:
-    """A whole-board move, or with ``cell`` (0-15) a single-tile move from that cell."""
-    direction = Direction(direction)
-    if cell is None:
-        return direction
-    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < CELLS:
-        raise ValueError(f"cell must be an integer 0-{CELLS - 1}, got {cell!r}")
-    return TileMove(direction, cell)
+class NothingToUndo(IllegalAction):
+    """The undo history is empty: no move has been played, or all kept ones were taken back."""
 
 
-def parse_action(action: Action | str) -> Action:
-    """``Direction``, ``TileMove``, ``"left"`` or ``"left@5"`` (cell 0-15) -> an action."""
-    if isinstance(action, (Direction, TileMove)):
-        return action
-    if not isinstance(action, str):
-        raise ValueError(f"an action is a direction such as 'left' or 'left@5', got {action!r}")
-    name, at, cell_text = action.partition("@")
-    direction = Direction(name)
-    if not at:
-        return direction
-    if not cell_text.isdigit() or not 0 <= int(cell_text) < CELLS:
-        raise ValueError(f"{action!r}: the cell after '@' must be 0-{CELLS - 1}")
-    return TileMove(direction, int(cell_text))
+class NotWon(IllegalAction):
+    """Keeping going needs a win to keep going from."""
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """What undo restores: the position before a legal move."""
-
-    board: Board
-    score: int
-    won: bool
-    keep_playing: bool
+class NoTileMoves(IllegalAction):
+    """A single-tile move in a variant without them (only "Merge 2048" has them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,7 @@ class Game:
         "_over",
         "_score",
         "_seed",
+        "_start",
         "_undo",
         "_variant",
         "_won",
@@ -122,20 +124,24 @@ class Game:
         actions: Iterable[Action | str] = (),
         undo: Iterable[Snapshot] = (),
         variant: Variant | str = CLASSIC,
+        start: Start | None = None,
     ) -> None:
         self._seed = spawns.check_seed(seed)
         self._variant = get_variant(variant)
         if not isinstance(board, Board):
             raise ValueError(f"board must be a Board, got {type(board).__name__}")
         self._board = board
-        self._score = _check_score(score, "score")
+        self._score = saved.check_score(score, "score")
+        if start is not None and not isinstance(start, Start):
+            raise ValueError(f"start must be a Start or None, got {type(start).__name__}")
+        self._start = start
         self._won = won
         self._keep_playing = keep_playing
         if keep_playing and not won:
             raise ValueError("keep_playing is only possible after a win")
         self._actions = [parse_action(a) for a in actions]
         if not self._variant.tile_moves and any(isinstance(a, TileMove) for a in self._actions):
-            raise ValueError(f"single-tile moves are not part of the {self._variant.name} variant")
+            raise NoTileMoves(f"single-tile moves are not part of the {self._variant.name} variant")
         self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
         if len(self._undo) > len(self._actions):
             raise ValueError("the undo history is longer than the list of moves")
@@ -157,15 +163,29 @@ class Game:
     def from_board(
         cls, board: Board, seed: int | None = None, score: int = 0, variant: Variant | str = CLASSIC
     ) -> Game:
-        """A game continuing from a prepared position; its spawns still come from ``seed``."""
+        """A game continuing from a prepared position; its spawns still come from ``seed``. The
+        position is kept as the game's ``start``, so that ``replay`` can begin from it."""
         seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
-        return cls(seed=seed, board=board, score=score, variant=variant)
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, got {type(board).__name__}")
+        start = Start(board, saved.check_score(score, "score"))
+        return cls(seed=seed, board=board, score=score, variant=variant, start=start)
 
     @classmethod
-    def replay(cls, seed: int, actions: Iterable[Action | str], variant: Variant | str = CLASSIC) -> Game:
+    def replay(
+        cls,
+        seed: int,
+        actions: Iterable[Action | str],
+        variant: Variant | str = CLASSIC,
+        start: Start | None = None,
+    ) -> Game:
         """Replay a game from its seed and moves (``"left"``, or ``"left@5"`` for a single-tile
-        move); illegal moves are no-ops, as in play."""
-        game = cls.new(seed, variant)
+        move); illegal moves are no-ops, as in play. ``start`` is the prepared position of a game
+        that did not begin from its seed (``Game.start``); None for one that did."""
+        if start is None:
+            game = cls.new(seed, variant)
+        else:
+            game = cls.from_board(start.board, seed, start.score, variant)
         for action in actions:
             game.play(parse_action(action))
         return game
@@ -175,6 +195,12 @@ class Game:
     @property
     def seed(self) -> int:
         return self._seed
+
+    @property
+    def start(self) -> Start | None:
+        """The prepared position this game began from (``from_board``); None when it began from its
+        seed's two starting tiles."""
+        return self._start
 
     @property
     def variant(self) -> Variant:
@@ -229,7 +255,7 @@ class Game:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""
         if isinstance(action, TileMove):
             if not self._variant.tile_moves:
-                raise ValueError(f"single-tile moves are not part of the {self._variant.name} variant")
+                raise NoTileMoves(f"single-tile moves are not part of the {self._variant.name} variant")
             direction, cell = action
             result = self._board.move_tile(cell, direction)
         else:
@@ -273,11 +299,13 @@ class Game:
             board=self._board,
         )
 
-    def undo(self) -> bool:
-        """Take back the last legal move. False (and nothing changes) when there is nothing to undo
-        or the game is over."""
-        if not self.can_undo:
-            return False
+    def undo(self) -> None:
+        """Take back the last legal move. Raises ``GameOver`` once the game is over and
+        ``NothingToUndo`` when the history is empty; either way nothing changes."""
+        if self._over:
+            raise GameOver("the game is over: undo is disabled once no move remains")
+        if not self._undo:
+            raise NothingToUndo("there is no move to undo")
         snapshot = self._undo.pop()
         self._board = snapshot.board
         self._score = snapshot.score
@@ -285,12 +313,11 @@ class Game:
         self._keep_playing = snapshot.keep_playing
         self._actions.pop()
         self._over = self._board.is_over()
-        return True
 
     def keep_going(self) -> None:
         """Dismiss the win banner and play on toward 4096 and beyond."""
         if not self._won:
-            raise ValueError("the game has not been won, there is nothing to keep going from")
+            raise NotWon("the game has not been won, there is nothing to keep going from")
         self._keep_playing = True
 
     # ---- serialisation ------------------------------------------------------------------
@@ -305,77 +332,31 @@ class Game:
             "version": FORMAT_VERSION,
             "variant": self._variant.name,
             "seed": self._seed,
-            "board": [list(row) for row in self._board.rows],
+            "board": saved.encode_board(self._board),
             "score": self._score,
             "moves": self.moves,
             "won": self._won,
             "keep_playing": self._keep_playing,
             "over": self._over,
-            "undo": [
-                {
-                    "board": [list(row) for row in s.board.rows],
-                    "score": s.score,
-                    "won": s.won,
-                    "keep_playing": s.keep_playing,
-                }
-                for s in self._undo
-            ],
+            "undo": [saved.encode_snapshot(s) for s in self._undo],
         }
         if actions:
             state["actions"] = [str(a) for a in self._actions]
+        if self._start is not None:
+            state["start"] = {"board": saved.encode_board(self._start.board), "score": self._start.score}
         return state
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        """Rebuild a game saved by ``to_dict``. Malformed or inconsistent data raises ValueError."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a saved game is a JSON object, got {type(data).__name__}")
-        version = data.get("version")
-        if version == 1:
-            # Version 1 predates variants: every such game is classic.
-            data = {**data, "version": FORMAT_VERSION, "variant": CLASSIC.name}
-        elif version != FORMAT_VERSION:
-            raise ValueError(f"unsupported saved-game version {version!r} (expected {FORMAT_VERSION})")
-        unknown = set(data) - _FIELDS
-        if unknown:
-            raise ValueError(f"unknown field(s) in saved game: {', '.join(sorted(unknown))}")
-        missing = _REQUIRED - set(data)
-        if missing:
-            raise ValueError(f"saved game lacks field(s): {', '.join(sorted(missing))}")
-
-        board = _board_field(data["board"], "board")
-        score = _check_score(data["score"], "score")
-        won = _bool_field(data["won"], "won")
-        keep_playing = _bool_field(data["keep_playing"], "keep_playing")
-        actions_data = data["actions"]
-        if not isinstance(actions_data, list):
-            raise ValueError("actions must be a list of directions")
-        actions = []
-        for i, action in enumerate(actions_data):
-            if not isinstance(action, str):
-                raise ValueError(f"actions[{i}] must be a direction string, got {action!r}")
-            try:
-                actions.append(parse_action(action))
-            except ValueError:
-                raise ValueError(f"actions[{i}]: unknown action {action!r}") from None
-        undo = _undo_field(data["undo"], score)
-        if "moves" in data and data["moves"] != len(actions):
-            raise ValueError(f"moves is {data['moves']!r} but {len(actions)} actions are listed")
+        """Rebuild a game saved by ``to_dict`` (any format version so far). Malformed or inconsistent
+        data raises ValueError."""
+        fields = saved.decode(data)
         try:
-            game = cls(
-                seed=data["seed"],
-                board=board,
-                score=score,
-                won=won,
-                keep_playing=keep_playing,
-                actions=actions,
-                undo=undo,
-                variant=data["variant"],
-            )
+            game = cls(**fields.arguments)
         except ValueError as exc:
             raise ValueError(f"inconsistent saved game: {exc}") from None
-        if "over" in data and data["over"] != game.over:
-            raise ValueError(f"over is {data['over']!r} but the board says {game.over}")
+        if fields.over is not None and fields.over != game.over:
+            raise ValueError(f"over is {fields.over!r} but the board says {game.over}")
         return game
 
     def __repr__(self) -> str:
@@ -383,55 +364,3 @@ class Game:
             f"Game(seed={self._seed}, score={self._score}, moves={self.moves}, "
             f"won={self._won}, over={self._over}, board={self._board.cells})"
         )
-
-
-_REQUIRED = {"version", "variant", "seed", "board", "score", "won", "keep_playing", "actions", "undo"}
-_FIELDS = _REQUIRED | {"moves", "over"}
-
-
-def _check_score(score: object, name: str) -> int:
-    if isinstance(score, bool) or not isinstance(score, int):
-        raise ValueError(f"{name} must be an integer, got {score!r}")
-    if score < 0:
-        raise ValueError(f"{name} must not be negative, got {score}")
-    return score
-
-
-def _bool_field(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be true or false, got {value!r}")
-    return value
-
-
-def _board_field(value: object, name: str) -> Board:
-    if not isinstance(value, list):
-        raise ValueError(f"{name} must be 4 rows of 4 tile values")
-    try:
-        return Board.from_rows(value)
-    except ValueError as exc:
-        raise ValueError(f"{name}: {exc}") from None
-
-
-def _undo_field(value: object, score: int) -> list[Snapshot]:
-    if not isinstance(value, list):
-        raise ValueError("undo must be a list of positions")
-    if len(value) > UNDO_LIMIT:
-        raise ValueError(f"undo holds {len(value)} positions, at most {UNDO_LIMIT} are kept")
-    snapshots = []
-    previous = 0
-    for i, entry in enumerate(value):
-        where = f"undo[{i}]"
-        if not isinstance(entry, Mapping) or set(entry) != {"board", "score", "won", "keep_playing"}:
-            raise ValueError(f"{where} must have exactly board, score, won and keep_playing")
-        entry_score = _check_score(entry["score"], f"{where}.score")
-        if not previous <= entry_score <= score:
-            raise ValueError(f"{where}.score {entry_score} is out of order: scores never decrease")
-        previous = entry_score
-        won = _bool_field(entry["won"], f"{where}.won")
-        keep_playing = _bool_field(entry["keep_playing"], f"{where}.keep_playing")
-        if keep_playing and not won:
-            raise ValueError(f"{where}: keep_playing is only possible after a win")
-        snapshots.append(
-            Snapshot(_board_field(entry["board"], f"{where}.board"), entry_score, won, keep_playing)
-        )
-    return snapshots

@@ -75,7 +75,7 @@ from typing import NamedTuple, Self
 
 import platformdirs
 
-from twenty48.game import Action, Game, Turn, make_action
+from twenty48.game import Action, Game, IllegalAction, Turn, make_action
 from twenty48.rules import Board, Direction
 from twenty48.variants import CLASSIC, get_variant
 
@@ -533,8 +533,10 @@ class Store:
         """Take back the last move, committed before this returns."""
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
-            if not game.undo():
-                raise ActionRejectedError("there is no move to undo", self._as_record(db, row, game))
+            try:
+                game.undo()
+            except IllegalAction as exc:
+                raise ActionRejectedError(str(exc), self._as_record(db, row, game)) from exc
             db.execute("DELETE FROM game_moves WHERE game_id = ? AND ply = ?", (game_id, game.moves))
             return self._as_record(db, self._save(db, row, game), game)
 
