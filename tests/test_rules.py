@@ -1,4 +1,4 @@
-"""The official rules (SPEC §1) on the reference implementation."""
+"""The official rules (docs/rules.md §1) on the reference implementation."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def transpose(board: Board) -> Board:
     return Board.from_rows([list(col) for col in zip(*board.rows, strict=True)])
 
 
-# ---- the examples SPEC §1 spells out, in every direction ---------------------------------------
+# ---- the examples docs/rules.md §1 spells out, in every direction ---------------------------
 
 
 @pytest.mark.parametrize(

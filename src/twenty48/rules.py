@@ -1,6 +1,6 @@
 """The official 2048 rules as pure functions on an immutable board.
 
-This module is the specification in code (SPEC §1): every other part of the
+This module is the specification in code (docs/rules.md §1): every other part of the
 package either calls it or is tested against it. It is written to be read
 first and to be fast enough for the server second.
 
@@ -279,7 +279,7 @@ class Board:
         )
 
     def move_tile(self, cell: int, direction: Direction) -> MoveResult:
-        """Slide only the tile on ``cell`` toward ``direction`` (the "Merge 2048" swipe, SPEC §3).
+        """Slide only the tile on ``cell`` toward ``direction`` (the "Merge 2048" swipe, docs/rules.md §3).
 
         The tile slides until the edge or another tile; if that tile has the same value the two
         fuse into it (on the other tile's cell) as in a whole-board move. Every other tile stays.

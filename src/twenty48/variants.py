@@ -1,4 +1,5 @@
-"""The game's rule policies: classic (the official game, the default) and "Merge 2048" (SPEC §3).
+"""The game's rule policies: classic (the official game, the default) and "Merge 2048"
+(docs/rules.md §3).
 
 A ``Variant`` is the small set of decisions where the two games differ; ``Game`` takes one and
 everything else (sliding, merging, scoring, winning, game over) is shared from ``rules``:
