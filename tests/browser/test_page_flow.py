@@ -10,6 +10,7 @@ from pagetools import (
     Pages,
     board,
     current_game,
+    expect_game,
     flat,
     numbers,
     prepare,
@@ -289,3 +290,20 @@ def test_a_move_from_another_tab_is_never_overwritten(pages: Pages, live_server:
     game.move("down")
     settled(first, game.moves)
     assert board(first) == flat(game.board.rows)
+
+
+def test_a_game_replaced_in_another_tab_shows_at_the_next_key(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)  # the refused move's 409 is logged by the browser
+    prepare(page, live_server, OPEN)
+    newer = page.request.post("/api/games", data={"variant": "classic"})
+    assert newer.ok
+    page.keyboard.press("ArrowLeft")  # aimed at the game the other tab replaced: refused
+    page.wait_for_selector("#notice", state="visible")
+    assert "another tab" in (page.text_content("#notice") or "")
+    game = current_game(page, live_server)
+    assert game.moves == 0 and server_state(page)["id"] == newer.json()["id"]
+    expect_game(page, game)
+    direction = game.board.legal_moves()[0]
+    page.click(f".pad [data-dir={direction.value}]")  # now on the game it shows
+    game.move(direction)
+    expect_game(page, game)
