@@ -1,6 +1,7 @@
 // The sync engine. What the player does becomes a queue of actions, sent to the server one at a time
 // in the order they were made, each naming the revision it was meant for. The server holds the game
-// and its rules; this keeps only the last state it sent.
+// and its rules: whether an action is allowed is its call, and a refusal comes back as a typed code
+// with the game as it is now, which is what this queue acts on.
 // Events: "idle" once the queue has been worked through (or is held behind the win banner), "halt"
 // when a banner stops play.
 
@@ -13,6 +14,13 @@ function overlayFor(state) {
   if (state.over) return "over";
   return state.won && !state.keep_playing ? "win" : null;
 }
+
+const SEND = {
+  move: (state, action) => api.move(state, action.dir, action.cell),
+  undo: (state) => api.undo(state),
+  keep: (state) => api.keepGoing(state),
+  new: (state, action) => api.newGame(action.variant),
+};
 
 export class ActionQueue extends EventTarget {
   constructor(hud) {
@@ -131,17 +139,11 @@ export class ActionQueue extends EventTarget {
   }
 
   async perform(action) {
-    const state = this.state;
+    const before = this.state;
     try {
-      if (action.type === "move") {
-        if (!state.over) await this.played(state, await api.move(state, action.dir, action.cell));
-      } else if (action.type === "undo") {
-        if (state.can_undo) this.adopt(await api.undo(state));
-      } else if (action.type === "keep") {
-        if (state.won && !state.keep_playing && !state.over) this.adopt(await api.keepGoing(state));
-      } else {
-        this.adopt(await api.newGame(action.variant), true);
-      }
+      const answer = await SEND[action.type](before, action);
+      if (action.type === "move") await this.played(before, answer);
+      else this.adopt(answer, action.type === "new");
     } catch (error) {
       if (error.retryable) throw error;
       await this.refused(error, action);
@@ -174,27 +176,42 @@ export class ActionQueue extends EventTarget {
     if (name === "over") this.drop((action) => action.type !== "new");
   }
 
-  // A refusal (of an action or a hint).
+  // A refusal (of an action or a hint), by its code. A 409 carries the game as it is now.
   async refused(error, action = {}) {
-    if (error.state && !error.state.finished) {
-      this.adopt(error.state);
-      // A first try that met a newer revision: another tab moved; the keys queued here were meant for
-      // the board as it was, so they are not applied to a different one. (A retried request that
-      // finds its own move already applied is not news.)
-      if (error.code === "stale_revision" && !action.retried) {
-        this.actions.length = 0;
-        this.hud.notice("changed", {}, 4000);
-      }
-    } else if (error.state?.over && error.state.id === this.state.id) {
-      this.adopt(error.state);
-    } else if (error.state || error.status === 404) {
-      // Replaced by a newer game (another tab started one) or gone: show the current game.
-      this.actions.length = 0;
-      this.adopt(await api.current());
-      this.hud.notice("changed", {}, 4000);
-    } else {
-      this.hud.notice("refused", { d: error.message }, 5000);
+    switch (error.code) {
+      case "rejected": // not possible in this position: undo after a queued move that changed nothing
+        return this.adopt(error.state);
+      case "stale_revision":
+        if (error.state.finished) return this.finished(error.state);
+        this.adopt(error.state);
+        // A first try that met a newer revision: another tab moved; the keys queued here were meant
+        // for the board as it was, so they are not applied to a different one. (A retried request
+        // that finds its own move already applied is not news.)
+        if (!action.retried) {
+          this.actions.length = 0;
+          this.hud.notice("changed", {}, 4000);
+        }
+        return;
+      case "game_finished":
+        return this.finished(error.state);
+      case "not_found":
+        return this.reload();
+      default:
+        this.hud.notice("refused", { d: error.message }, 5000);
     }
+  }
+
+  // Over (shown as it ended), or replaced by a newer game that another tab started.
+  async finished(game) {
+    if (game.over && game.id === this.state.id) this.adopt(game);
+    else await this.reload();
+  }
+
+  // This tab's game is no longer the player's current one: show the one that is.
+  async reload() {
+    this.actions.length = 0;
+    this.adopt(await api.current());
+    this.hud.notice("changed", {}, 4000);
   }
 
   // Another tab may have played meanwhile.
