@@ -10,6 +10,7 @@ from pagetools import (
     Pages,
     board,
     current_game,
+    expect_game,
     flat,
     numbers,
     prepare,
@@ -18,7 +19,7 @@ from pagetools import (
     settled,
     wait_until,
 )
-from playwright.sync_api import Route
+from playwright.sync_api import Response, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
@@ -289,3 +290,42 @@ def test_a_move_from_another_tab_is_never_overwritten(pages: Pages, live_server:
     game.move("down")
     settled(first, game.moves)
     assert board(first) == flat(game.board.rows)
+
+
+def test_an_undo_the_server_rejects_keeps_the_page_on_its_game(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)  # the browser logs the 409
+    # Left and up change nothing: queued behind them, undo finds nothing to take back.
+    game = prepare(page, live_server, [[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    held: list[Route] = []  # the first move only, so that the keys after it are queued
+    page.route("**/move", lambda route: route.continue_() if held else held.append(route))
+    undos: list[Response] = []
+    page.on("response", lambda r: undos.append(r) if r.url.endswith("/undo") else None)
+    page.keyboard.press("ArrowLeft")
+    while not held:  # route handlers run only while Playwright is called
+        page.wait_for_timeout(20)
+    for key in ["ArrowUp", "u", "ArrowRight"]:
+        page.keyboard.press(key)
+    held[0].continue_()
+    game.move("left")
+    game.move("up")
+    game.move("right")
+    expect_game(page, game)  # the refusal dropped nothing queued after it
+    assert [(r.status, r.json()["error"]) for r in undos] == [(409, "rejected")]
+    assert page.is_hidden("#notice") and page.is_enabled("#undo")
+
+
+def test_a_game_replaced_in_another_tab_shows_at_the_next_key(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)  # the refused move's 409 is logged by the browser
+    prepare(page, live_server, OPEN)
+    newer = page.request.post("/api/games", data={"variant": "classic"})
+    assert newer.ok
+    page.keyboard.press("ArrowLeft")  # aimed at the game the other tab replaced: refused
+    page.wait_for_selector("#notice", state="visible")
+    assert "another tab" in (page.text_content("#notice") or "")
+    game = current_game(page, live_server)
+    assert game.moves == 0 and server_state(page)["id"] == newer.json()["id"]
+    expect_game(page, game)
+    direction = game.board.legal_moves()[0]
+    page.click(f".pad [data-dir={direction.value}]")  # now on the game it shows
+    game.move(direction)
+    expect_game(page, game)

@@ -1,0 +1,142 @@
+// The actuator: shows what the server's answers say (board, scores, the mode, the win and game-over
+// banners, notices, and the live region a screen reader reads out). It decides nothing about the game.
+
+import { reducedMotion } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Hud {
+  constructor(view, sound, i18n) {
+    this.view = view;
+    this.sound = sound;
+    this.i18n = i18n;
+    this.noticeTimer = 0;
+  }
+
+  t(key, vars) {
+    return this.i18n.t(key, vars);
+  }
+
+  // A passing message; `ms` hides it again, 0 keeps it until the next one.
+  notice(key, vars, ms = 0) {
+    const box = $("notice");
+    box.textContent = this.t(key, vars);
+    box.hidden = false;
+    clearTimeout(this.noticeTimer);
+    if (ms) this.noticeTimer = setTimeout(() => (box.hidden = true), ms);
+  }
+
+  hideNotice() {
+    clearTimeout(this.noticeTimer);
+    $("notice").textContent = "";
+    $("notice").hidden = true;
+  }
+
+  announce(key, vars) {
+    $("live").textContent = this.t(key, vars);
+  }
+
+  get animating() {
+    return this.view.busy;
+  }
+
+  // The solver's advice: each legal move's value at its edge, the best one marked.
+  hint(answer) {
+    const values = Object.fromEntries(answer.moves.map((m) => [m.direction, m.value]));
+    this.view.showHint(answer.best, values, (v) => this.i18n.number(v));
+    this.announce("hintIs", { d: this.t(answer.best) });
+  }
+
+  get hintShown() {
+    return this.view.hintShown;
+  }
+
+  clearHint() {
+    this.view.clearHint();
+  }
+
+  scores(state) {
+    $("score").textContent = state.score;
+    $("best").textContent = state.best;
+    $("moves").textContent = state.moves;
+    $("undo").disabled = !state.can_undo;
+    $("hint").disabled = state.over;
+    $("final").textContent = this.t("finalScore", { n: state.score });
+  }
+
+  // The mode button in the header names the variant, the help line explains its swipes. A game keeps
+  // its variant, so this runs when a game is shown or the language changes, not per move.
+  mode(state) {
+    const mode = $("mode");
+    const name = this.t(state.variant);
+    mode.textContent = this.t("modeIs", { m: name });
+    mode.dataset.variant = state.variant;
+    mode.setAttribute("aria-label", this.t("changeMode", { m: name }));
+    mode.title = mode.getAttribute("aria-label");
+    $("help").dataset.i18n = state.variant === "merge" ? "helpMerge" : "help";
+    $("help").textContent = this.t($("help").dataset.i18n);
+  }
+
+  // After a language change; `state` is null before the first answer.
+  relabel(state) {
+    this.view.relabel();
+    if (!state) return;
+    this.scores(state);
+    this.mode(state);
+  }
+
+  // A state that did not come from a move: a load, undo, new game, or a refused action.
+  show(state, fresh) {
+    this.view.clearHint();
+    const values = state.board.flat();
+    this.view.draw(values, fresh ? values.flatMap((v, i) => (v ? [i] : [])) : []);
+    this.scores(state);
+    this.mode(state);
+    this.sound.gameOver(state.over);
+  }
+
+  // A move's answer, animated from the board `before` it; resolves once the board has settled.
+  played(before, answer) {
+    if (!answer.changed) {
+      this.sound.effect("invalid");
+      this.view.nudge();
+      return Promise.resolve();
+    }
+    const state = answer.state;
+    this.view.clearHint();
+    const settled = this.view.animate(before.board.flat(), answer);
+    this.scores(state);
+    if (answer.points) {
+      this.gain(answer.points);
+      this.announce("scoreIs", { n: state.score });
+    }
+    const after = state.board.flat();
+    const merged = answer.merges.map((cell) => after[cell]);
+    this.sound.effect(merged.length ? "merge" : "move", Math.max(0, ...merged));
+    return settled;
+  }
+
+  gain(points) {
+    if (reducedMotion.matches) return;
+    const plus = document.createElement("span");
+    plus.className = "plus";
+    plus.textContent = `+${points}`;
+    plus.addEventListener("animationend", () => plus.remove());
+    $("gain").append(plus);
+  }
+
+  // `name`: "win", "over" or null (neither).
+  overlay(name, state) {
+    $("win").hidden = name !== "win";
+    $("over").hidden = name !== "over";
+    if (name === "over") this.announce("gameOverIs", { n: state.score });
+    if (name) $(name === "win" ? "keep-going" : "again").focus({ preventScroll: true });
+  }
+
+  // The moment a move (or keeping going after a winning last move) wins or ends the game.
+  ending(name, state) {
+    this.sound.effect(name);
+    if (name === "win") this.announce("win");
+    this.sound.gameOver(state.over);
+  }
+}

@@ -1,0 +1,227 @@
+// The sync engine. What the player does becomes a queue of actions, sent to the server one at a time
+// in the order they were made, each naming the revision it was meant for. The server holds the game
+// and its rules: whether an action is allowed is its call, and a refusal comes back as a typed code
+// with the game as it is now, which is what this queue acts on.
+// Events: "idle" once the queue has been worked through (or is held behind the win banner), "halt"
+// when a banner stops play.
+
+import { api } from "./api.js";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The banner a state calls for when it is shown without a move leading to it.
+function overlayFor(state) {
+  if (state.over) return "over";
+  return state.won && !state.keep_playing ? "win" : null;
+}
+
+const SEND = {
+  move: (state, action) => api.move(state, action.dir, action.cell),
+  undo: (state) => api.undo(state),
+  keep: (state) => api.keepGoing(state),
+  new: (state, action) => api.newGame(action.variant),
+};
+
+export class ActionQueue extends EventTarget {
+  constructor(hud) {
+    super();
+    this.hud = hud;
+    this.state = null; // the server's latest answer
+    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant} | {type: "undo" | "keep"}
+    this.pumping = false;
+    this.overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
+    this.offline = false;
+  }
+
+  get busy() {
+    return this.pumping || this.actions.length > 0;
+  }
+
+  // There is a game to lose by starting another.
+  get inProgress() {
+    return this.state && !this.state.over && (this.state.moves > 0 || this.actions.length > 0);
+  }
+
+  // The first state; until the server answers there is nothing to play.
+  async load() {
+    for (let wait = 250; !this.state; wait = Math.min(wait * 2, 4000)) {
+      try {
+        this.adopt(await api.current());
+      } catch {
+        this.hud.notice("offline", { n: this.actions.length });
+        await sleep(wait);
+      }
+    }
+    this.hud.hideNotice();
+  }
+
+  // ---- what the player does ----------------------------------------------------------------------
+
+  // `cell` (Merge 2048 swipes only): move just the tile on that cell.
+  move(dir, repeat = false, cell = undefined) {
+    if (this.overlay) return;
+    // Holding a key repeats it: take a repeat only when everything before it is done, so the
+    // queue never fills up behind a held key.
+    if (repeat && (this.busy || this.hud.animating)) return;
+    this.enqueue({ type: "move", dir, cell });
+  }
+
+  undo(repeat = false) {
+    if (this.overlay || (repeat && this.busy)) return;
+    // Like the disabled button: with nothing to take back and no move on its way, asking is pointless.
+    if (this.state?.can_undo || this.actions.some((a) => a.type === "move")) this.enqueue({ type: "undo" });
+  }
+
+  newGame(variant = this.state?.variant) {
+    if (this.overlay === "win") this.actions.length = 0; // moves held behind the banner belonged to that game
+    this.setOverlay(null);
+    this.enqueue({ type: "new", variant });
+  }
+
+  keepGoing() {
+    // The winning move was also the last one: the banner gives way to game over.
+    if (this.state.over) {
+      this.setOverlay("over");
+      this.hud.ending("over", this.state);
+      return;
+    }
+    this.setOverlay(null);
+    this.actions.unshift({ type: "keep" });
+    this.pump();
+  }
+
+  // ---- the queue ---------------------------------------------------------------------------------
+
+  enqueue(action) {
+    this.hud.clearHint();
+    this.actions.push(action);
+    // While the server is away the pump sleeps between tries (up to 4 s): count the new key now.
+    if (this.offline) this.hud.notice("offline", { n: this.actions.length });
+    this.pump();
+  }
+
+  drop(test) {
+    this.actions = this.actions.filter((action) => !test(action));
+  }
+
+  // Resolves once the actions queued so far have been answered (or are held behind the win banner).
+  settled() {
+    return new Promise((resolve) => {
+      if (this.pumping || (this.actions.length && this.overlay !== "win")) this.addEventListener("idle", resolve, { once: true });
+      else resolve();
+    });
+  }
+
+  async pump() {
+    if (this.pumping || !this.state) return;
+    this.pumping = true;
+    let wait = 250;
+    while (this.actions.length && this.overlay !== "win") {
+      const action = this.actions.shift();
+      try {
+        await this.perform(action);
+        wait = 250;
+        if (this.offline) {
+          this.offline = false;
+          this.hud.notice("online", {}, 2000);
+        }
+      } catch {
+        // Unreachable or failing server: keep the action first in line and try again, later and later.
+        this.actions.unshift({ ...action, retried: true });
+        this.offline = true;
+        this.hud.notice("offline", { n: this.actions.length });
+        await sleep(wait);
+        wait = Math.min(wait * 2, 4000);
+      }
+    }
+    this.pumping = false;
+    this.dispatchEvent(new Event("idle"));
+  }
+
+  async perform(action) {
+    const before = this.state;
+    try {
+      const answer = await SEND[action.type](before, action);
+      if (action.type === "move") await this.played(before, answer);
+      else this.adopt(answer, action.type === "new");
+    } catch (error) {
+      if (error.retryable) throw error;
+      await this.refused(error, action);
+    }
+  }
+
+  // ---- the server's answers ----------------------------------------------------------------------
+
+  adopt(next, fresh = false) {
+    this.state = next;
+    this.hud.show(next, fresh);
+    this.setOverlay(overlayFor(next));
+  }
+
+  async played(before, answer) {
+    this.state = answer.state;
+    const settled = this.hud.played(before, answer);
+    if (!answer.changed || !(answer.won_now || answer.over)) return;
+    await settled;
+    const name = answer.won_now ? "win" : "over";
+    this.setOverlay(name);
+    this.hud.ending(name, this.state);
+  }
+
+  setOverlay(name) {
+    this.overlay = name;
+    this.hud.overlay(name, this.state);
+    if (name) this.dispatchEvent(new Event("halt"));
+    // Moves can no longer apply; a new game queued meanwhile still starts.
+    if (name === "over") this.drop((action) => action.type !== "new");
+  }
+
+  // A refusal (of an action or a hint), by its code. A 409 carries the game as it is now.
+  async refused(error, action = {}) {
+    switch (error.code) {
+      case "rejected": // not possible in this position: undo after a queued move that changed nothing
+        return this.adopt(error.state);
+      case "stale_revision":
+        if (error.state.finished) return this.finished(error.state);
+        this.adopt(error.state);
+        // A first try that met a newer revision: another tab moved; the keys queued here were meant
+        // for the board as it was, so they are not applied to a different one. (A retried request
+        // that finds its own move already applied is not news.)
+        if (!action.retried) {
+          this.actions.length = 0;
+          this.hud.notice("changed", {}, 4000);
+        }
+        return;
+      case "game_finished":
+        return this.finished(error.state);
+      case "not_found":
+        return this.reload();
+      default:
+        this.hud.notice("refused", { d: error.message }, 5000);
+    }
+  }
+
+  // Over (shown as it ended), or replaced by a newer game that another tab started.
+  async finished(game) {
+    if (game.over && game.id === this.state.id) this.adopt(game);
+    else await this.reload();
+  }
+
+  // This tab's game is no longer the player's current one: show the one that is.
+  async reload() {
+    this.actions.length = 0;
+    this.adopt(await api.current());
+    this.hud.notice("changed", {}, 4000);
+  }
+
+  // Another tab may have played meanwhile.
+  async lookAgain() {
+    if (!this.state || this.busy) return;
+    try {
+      const now = await api.current();
+      if (now.id !== this.state.id || now.revision !== this.state.revision) this.adopt(now);
+    } catch {
+      // Nothing lost: the next action will report the problem.
+    }
+  }
+}
