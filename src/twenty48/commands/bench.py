@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, positive_int
+from twenty48.commands.hint import add_setting_arguments, positive_int, solver_time_limit
 from twenty48.commands.replay import parse_seed
 from twenty48.spawns import SEED_LIMIT
 
@@ -46,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.ai.play import summarize
 
     seeds = range(args.seed, args.seed + args.games)
-    time_limit = args.time_ms / 1000 if args.time_ms else None
     games: list[PlayedGame] = []
     interrupted = False
     started = time.perf_counter()
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("", total=len(seeds))
         try:
-            for game in _play(seeds, args.depth, time_limit, args.nodes, args.jobs):
+            for game in _play(seeds, args.depth, solver_time_limit(args), args.nodes, args.jobs):
                 games.append(game)
                 best = max(g.max_tile for g in games)
                 mean = sum(g.score for g in games) / len(games)
