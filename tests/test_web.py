@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from twenty48.actions import TileMove
 from twenty48.game import Game
-from twenty48.rules import Board, Direction
+from twenty48.rules import CELLS, Board, Direction
+from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
@@ -203,6 +205,12 @@ def test_new_game_from_a_seed(client: TestClient) -> None:
     assert client.post("/api/games", json={}).status_code == 201
 
 
+def test_the_largest_seed_a_browser_holds_exactly_starts_a_game(client: TestClient) -> None:
+    state = client.post("/api/games", json={"seed": JSON_SAFE_SEED_MAX}).json()
+    assert state["seed"] == JSON_SAFE_SEED_MAX
+    assert state["board"] == [list(r) for r in Game.new(JSON_SAFE_SEED_MAX).board.rows]
+
+
 def test_replay_data_of_a_finished_game_rebuilds_it(client: TestClient) -> None:
     state = client.post("/api/games", json={"seed": 77}).json()
     for _ in range(5):
@@ -374,6 +382,14 @@ def test_the_api_names_the_engine_variants(client: TestClient) -> None:
     assert set(schemas["GameState"]["properties"]["variant"]["enum"]) == set(VARIANTS)
     cell = schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]
     assert (cell["minimum"], cell["maximum"]) == (0, 15)
+
+
+def test_the_replay_schema_describes_the_engines_action_text(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    pattern = re.compile(schemas["ReplayAnswer"]["properties"]["actions"]["items"]["pattern"])
+    written = [str(d) for d in Direction] + [str(TileMove(d, c)) for d in Direction for c in range(CELLS)]
+    assert all(pattern.fullmatch(text) for text in written)
+    assert not any(pattern.fullmatch(text) for text in (f"left@{CELLS}", "left@-1", "jump", "left@"))
 
 
 # ---- ownership and bad input -----------------------------------------------------------------------

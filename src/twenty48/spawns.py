@@ -28,6 +28,9 @@ from twenty48.checks import is_int
 MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 SEED_LIMIT = 1 << 64
+#: The largest seed a browser holds exactly: JavaScript numbers are doubles, exact only up to 2**53 - 1
+#: (Number.MAX_SAFE_INTEGER). Random seeds stay within it, and the web API accepts no larger one.
+JSON_SAFE_SEED_MAX = 2**53 - 1
 #: Number of spawns that set up a new game.
 STARTING_TILES = 2
 
@@ -68,5 +71,5 @@ def check_seed(seed: object) -> int:
 
 
 def random_seed() -> int:
-    """A fresh seed for a game started without one. 53 bits, so it survives JavaScript numbers."""
-    return secrets.randbits(53)
+    """A fresh seed for a game started without one, at most ``JSON_SAFE_SEED_MAX``."""
+    return secrets.randbelow(JSON_SAFE_SEED_MAX + 1)

@@ -23,7 +23,9 @@ REACH_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class PlayedGame:
+    """One whole game the solver played: how it ended and how long its searches took."""
+
     seed: int
     score: int
     moves: int
@@ -41,7 +43,7 @@ def play_game(
     heuristic: Heuristic | None = None,
     max_moves: int | None = None,
     nodes: int | None = None,
-) -> GameRecord:
+) -> PlayedGame:
     """Play ``Game.new(seed)`` with the solver's best move at every turn until the game is over
     (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
     game = Game.new(seed)
@@ -55,7 +57,7 @@ def play_game(
             raise RuntimeError(f"the solver chose an illegal move {direction} in game {seed}: {game!r}")
         if game.won and not game.keep_playing:
             game.keep_going()
-    return GameRecord(
+    return PlayedGame(
         seed=seed,
         score=game.score,
         moves=game.moves,
@@ -73,21 +75,21 @@ def _percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[rank - 1]
 
 
-def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
+def summarize(games: Sequence[PlayedGame]) -> dict[str, Any]:
     """The benchmark's figures over finished games (all zero when there are none)."""
-    n = len(records)
-    scores = [r.score for r in records]
-    moves = sum(r.moves for r in records)
-    seconds = sum(r.seconds for r in records)
-    move_ms = sorted(ms for r in records for ms in r.move_ms)
-    tiles = Counter(r.max_tile for r in records)
+    n = len(games)
+    scores = [r.score for r in games]
+    moves = sum(r.moves for r in games)
+    seconds = sum(r.seconds for r in games)
+    move_ms = sorted(ms for r in games for ms in r.move_ms)
+    tiles = Counter(r.max_tile for r in games)
     return {
         "games": n,
         "avg_score": round(statistics.fmean(scores), 1) if n else 0.0,
         "median_score": statistics.median(scores) if n else 0,
         "min_score": min(scores, default=0),
         "max_score": max(scores, default=0),
-        "reach": {str(t): sum(r.max_tile >= t for r in records) / n if n else 0.0 for t in REACH_TILES},
+        "reach": {str(t): sum(r.max_tile >= t for r in games) / n if n else 0.0 for t in REACH_TILES},
         "max_tile": {str(t): tiles[t] for t in sorted(tiles)},
         "moves": moves,
         "avg_moves": round(moves / n, 1) if n else 0.0,

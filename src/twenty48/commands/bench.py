@@ -16,35 +16,37 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, positive_int
+from twenty48.commands.hint import add_setting_arguments, positive_int, solver_time_limit
 from twenty48.commands.replay import parse_seed
+from twenty48.spawns import SEED_LIMIT
 
 # The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
 if TYPE_CHECKING:
     from multiprocessing.pool import IMapIterator
 
-    from twenty48.ai.play import GameRecord
+    from twenty48.ai.play import PlayedGame
 
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=positive_int, default=10, help="games to play (default 10)")
+    parser.add_argument("--games", type=positive_int, default=10, help="games to play (default %(default)s)")
     add_setting_arguments(parser)
-    parser.add_argument("--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default 0)")
+    parser.add_argument(
+        "--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default %(default)s)"
+    )
     parser.add_argument("--jobs", type=positive_int, default=1, help="games played in parallel processes")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seed + args.games > 2**64:
+    if args.seed + args.games > SEED_LIMIT:
         print("2048 bench: error: the seeds SEED .. SEED+GAMES-1 must stay below 2**64", file=sys.stderr)
         return 2
     from twenty48.ai.play import summarize
 
     seeds = range(args.seed, args.seed + args.games)
-    time_limit = args.time_ms / 1000 if args.time_ms else None
-    records: list[GameRecord] = []
+    games: list[PlayedGame] = []
     interrupted = False
     started = time.perf_counter()
     progress = Progress(
@@ -59,23 +61,23 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         task = progress.add_task("", total=len(seeds))
         try:
-            for record in _play(seeds, args.depth, time_limit, args.nodes, args.jobs):
-                records.append(record)
-                best = max(r.max_tile for r in records)
-                mean = sum(r.score for r in records) / len(records)
+            for game in _play(seeds, args.depth, solver_time_limit(args), args.nodes, args.jobs):
+                games.append(game)
+                best = max(g.max_tile for g in games)
+                mean = sum(g.score for g in games) / len(games)
                 progress.update(task, advance=1, description=f"best tile {best}, mean score {mean:,.0f}")
                 if not progress.console.is_terminal:
                     # No live bar when stderr is a file: log each game so a long run can be followed.
                     print(
-                        f"game seed {record.seed}: score {record.score}, largest tile {record.max_tile}, "
-                        f"{record.moves} moves in {record.seconds:.1f} s",
+                        f"game seed {game.seed}: score {game.score}, largest tile {game.max_tile}, "
+                        f"{game.moves} moves in {game.seconds:.1f} s",
                         file=sys.stderr,
                         flush=True,
                     )
         except KeyboardInterrupt:
             interrupted = True
-    records.sort(key=lambda r: r.seed)
-    summary = summarize(records)
+    games.sort(key=lambda g: g.seed)
+    summary = summarize(games)
     summary.update(
         depth=args.depth if args.depth else ("adaptive" if not (args.time_ms or args.nodes) else None),
         time_ms=args.time_ms,
@@ -94,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(
     seeds: range, depth: int | None, time_limit: float | None, nodes: int | None, jobs: int
-) -> Iterator[GameRecord]:
+) -> Iterator[PlayedGame]:
     from twenty48.ai import solver
     from twenty48.ai.play import play_game
 
@@ -115,7 +117,7 @@ def _play(
         pool.join()
 
 
-def _next_result(results: IMapIterator) -> GameRecord:
+def _next_result(results: IMapIterator) -> PlayedGame:
     # Waiting in short slices: a main thread blocked on the pool's lock would take Ctrl-C only
     # when the next game ends, which can be an hour away.
     while True:

@@ -37,6 +37,11 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def solver_time_limit(args: argparse.Namespace) -> float | None:
+    """``--time-ms`` in seconds, the unit the solver takes; None without a time budget."""
+    return args.time_ms / 1000 if args.time_ms else None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "board",
@@ -56,10 +61,9 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
     from twenty48.ai import analyse, warm_up
 
-    time_limit = args.time_ms / 1000 if args.time_ms else None
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
     warm_up()
-    analysis = analyse(board, depth=args.depth, time_limit=time_limit, nodes=args.nodes)
+    analysis = analyse(board, depth=args.depth, time_limit=solver_time_limit(args), nodes=args.nodes)
     best = analysis.best
     if args.json:
         print(

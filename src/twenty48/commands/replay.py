@@ -8,7 +8,7 @@ import sys
 
 from twenty48 import spawns
 from twenty48.game import Action, Game, parse_action
-from twenty48.variants import VARIANTS
+from twenty48.variants import CLASSIC, VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
 
@@ -47,7 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated directions, e.g. up,left,left,down",
     )
     parser.add_argument(
-        "--variant", choices=sorted(VARIANTS), default="classic", help="the game's rules (default classic)"
+        "--variant",
+        choices=sorted(VARIANTS),
+        default=CLASSIC.name,
+        help="the game's rules (default %(default)s)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 

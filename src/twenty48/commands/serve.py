@@ -28,9 +28,12 @@ def parse_port(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     parser.add_argument(
-        "--port", type=parse_port, default=2048, help="port to listen on; 0 picks a free one (default 2048)"
+        "--port",
+        type=parse_port,
+        default=2048,
+        help="port to listen on; 0 picks a free one (default %(default)s)",
     )
     parser.add_argument(
         "--db", type=Path, default=None, help="SQLite database file (default: in your user data directory)"

@@ -9,14 +9,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COOKIE_NAME = "twenty48_player"
 #: 32 random bytes: 256 bits, URL-safe base64 without padding.
@@ -77,12 +71,12 @@ class Guard:
 
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+            await _body_too_large(send)
             return
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
             body = await _read_body(receive)
             if body is None:
-                await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+                await _body_too_large(send)
                 return
             receive = _replay(body, receive)
 
@@ -137,6 +131,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replayed
+
+
+async def _body_too_large(send: Send) -> None:
+    await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
 
 
 async def _error(send: Send, status: int, code: str, detail: str) -> None:

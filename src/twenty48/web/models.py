@@ -7,12 +7,14 @@ from typing import Annotated, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from twenty48.rules import CELLS, Direction
+from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, GameRecord, GameSummary, MoveOutcome, Replay
+from twenty48.variants import CLASSIC
 
-#: Seeds a browser can hold exactly (JavaScript numbers are doubles).
-SEED_LIMIT = 2**53 - 1
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
 VariantName = Literal["classic", "merge"]
+#: The variant of a request that names none.
+DEFAULT_VARIANT = cast(VariantName, CLASSIC.name)
 VARIANT_HELP = "classic (the official rules) or merge (Merge 2048: staged spawns, single-tile swipes)."
 #: A logged move: a direction, or "left@5" for a single-tile move from cell 5 (Merge 2048).
 Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|1[0-5]))?$")]
@@ -49,9 +51,9 @@ class ActionRequest(_Request):
 
 class NewGameRequest(_Request):
     seed: int | None = Field(
-        default=None, ge=0, le=SEED_LIMIT, description="Replay a known game; random when absent."
+        default=None, ge=0, le=JSON_SAFE_SEED_MAX, description="Replay a known game; random when absent."
     )
-    variant: VariantName = Field(default="classic", description=f"The game's rules: {VARIANT_HELP}")
+    variant: VariantName = Field(default=DEFAULT_VARIANT, description=f"The game's rules: {VARIANT_HELP}")
 
 
 class GameState(BaseModel):

@@ -15,6 +15,8 @@ from twenty48.rules import Board, Direction
 from twenty48.store import ID_LIMIT, GameFinishedError, Store
 from twenty48.web.guard import MAX_BODY, player_token
 from twenty48.web.models import (
+    DEFAULT_VARIANT,
+    VARIANT_HELP,
     ActionRequest,
     BestScore,
     ErrorAnswer,
@@ -33,9 +35,14 @@ from twenty48.web.worker import StoreWorker
 
 T = TypeVar("T")
 
-#: Remembered cookie -> player id mappings; cleared when full (it only saves a query).
+#: How many cookie -> player id mappings ``WebContext.players`` holds before it starts over.
 PLAYER_CACHE_SIZE = 100_000
+#: Games per page of the game list: the default and the most one request may ask for.
+PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+#: The solver's time budget for a hint, in milliseconds: the default and the range accepted.
 DEFAULT_HINT_MS = 300
+MIN_HINT_MS = 10
 MAX_HINT_MS = 5000
 
 
@@ -52,8 +59,11 @@ class WebContext:
 
 
 @dataclass(frozen=True, slots=True)
-class Session:
-    """The request's context and player, resolved by one dependency (each costs time per request)."""
+class Caller:
+    """Who is asking, and with what: the player making the request and the shared ``WebContext``.
+
+    Resolved once per request by one dependency (each dependency costs time per request).
+    """
 
     web: WebContext
     player: int
@@ -62,7 +72,7 @@ class Session:
         return await self.web.worker.run(fn, *args, **kwargs)
 
 
-async def session(request: Request) -> Session:
+async def get_caller(request: Request) -> Caller:
     # async: FastAPI would run a plain function in its thread pool, a hop per request.
     web: WebContext = request.app.state.web
     token = player_token(request.scope)
@@ -72,7 +82,7 @@ async def session(request: Request) -> Session:
         if len(web.players) >= PLAYER_CACHE_SIZE:
             web.players.clear()
         web.players[token] = player
-    return Session(web, player)
+    return Caller(web, player)
 
 
 def _json(answer: BaseModel, status_code: int = 200) -> Response:
@@ -80,7 +90,8 @@ def _json(answer: BaseModel, status_code: int = 200) -> Response:
     return Response(answer.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
-Current = Annotated[Session, Depends(session)]
+#: A route parameter typed ``CallerDep`` receives the request's ``Caller``.
+CallerDep = Annotated[Caller, Depends(get_caller)]
 GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player.")]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -105,14 +116,14 @@ router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
 @router.get("/game", response_model=GameState, summary="The player's current game (started on first visit)")
-async def current_game(me: Current) -> Response:
+async def current_game(me: CallerDep) -> Response:
     return _json(GameState.of(await me.run(me.web.store.current_game, me.player)))
 
 
 @router.post(
     "/games", response_model=GameState, status_code=status.HTTP_201_CREATED, summary="Start a new game"
 )
-async def new_game(me: Current, body: NewGameRequest | None = None) -> Response:
+async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Response:
     body = body if body is not None else NewGameRequest()
     record = await me.run(me.web.store.new_game, me.player, body.seed, body.variant)
     return _json(GameState.of(record), status.HTTP_201_CREATED)
@@ -120,8 +131,8 @@ async def new_game(me: Current, body: NewGameRequest | None = None) -> Response:
 
 @router.get("/games", response_model=GameList, summary="The player's games, newest first")
 async def list_games(
-    me: Current,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    me: CallerDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
     before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id")] = None,
 ) -> Response:
     games = await me.run(me.web.store.games, me.player, limit=limit, before=before)
@@ -134,7 +145,7 @@ async def list_games(
 
 
 @router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
-async def get_game(me: Current, game_id: GameId) -> Response:
+async def get_game(me: CallerDep, game_id: GameId) -> Response:
     return _json(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
@@ -150,7 +161,7 @@ async def get_game(me: Current, game_id: GameId) -> Response:
     "the move is committed to disk. In a Merge 2048 game, `cell` moves only the tile on that cell "
     "(a swipe that starts on it); a classic game refuses a `cell` with 409 `rejected`.",
 )
-async def move(me: Current, game_id: GameId, body: MoveRequest) -> Response:
+async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     store = me.web.store
     outcome = await me.run(
         store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision
@@ -161,7 +172,7 @@ async def move(me: Current, game_id: GameId, body: MoveRequest) -> Response:
 @router.post(
     "/games/{game_id}/undo", response_model=GameState, responses=_CONFLICT, summary="Take back the last move"
 )
-async def undo(me: Current, game_id: GameId, body: ActionRequest) -> Response:
+async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
     return _json(GameState.of(record))
 
@@ -172,7 +183,7 @@ async def undo(me: Current, game_id: GameId, body: ActionRequest) -> Response:
     responses=_CONFLICT,
     summary="Play on after winning",
 )
-async def keep_going(me: Current, game_id: GameId, body: ActionRequest) -> Response:
+async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
     return _json(GameState.of(record))
 
@@ -187,9 +198,9 @@ async def keep_going(me: Current, game_id: GameId, body: ActionRequest) -> Respo
     "values are estimates under those assumptions, and single-tile moves are not considered.",
 )
 async def hint(
-    me: Current,
+    me: CallerDep,
     game_id: GameId,
-    time_ms: Annotated[int, Query(ge=10, le=MAX_HINT_MS)] = DEFAULT_HINT_MS,
+    time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS)] = DEFAULT_HINT_MS,
 ) -> Response:
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
@@ -220,13 +231,13 @@ def _rank(board: Board, time_limit: float) -> dict[Direction, float]:
     responses=_CONFLICT,
     summary="A finished game's seed and moves",
 )
-async def replay(me: Current, game_id: GameId) -> Response:
+async def replay(me: CallerDep, game_id: GameId) -> Response:
     return _json(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
 @router.get("/best", response_model=BestScore, summary="The player's best score in a variant")
 async def best(
-    me: Current,
-    variant: Annotated[VariantName, Query(description="classic (default) or merge")] = "classic",
+    me: CallerDep,
+    variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
 ) -> Response:
     return _json(BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant)))
