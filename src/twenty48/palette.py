@@ -1,7 +1,8 @@
 """Tile colours: the web game's palette (gabrielecirulli/2048) and a hand-picked 256-colour twin.
 
 The one Python copy of the palette: the terminal game and the environment's pictures read it, and a
-test holds the stylesheet's tile colours equal to ``TRUE_COLOUR``.
+test holds the stylesheet's tile backgrounds up to 4096 equal to ``TRUE_COLOUR`` (the page draws
+darker digits, for 4.5:1 contrast, and gives the tiles past 4096 colours of their own).
 
 Textual downgrades true colour to the nearest xterm-256 entry on its own, but that collapses the web
 palette badly (2 and 4 become one colour, so do 16 and 32, and 128 to 1024 all become the same yellow).
@@ -34,7 +35,7 @@ class TileColours:
 _DARK = TEXT
 _LIGHT = LIGHT_TEXT
 
-#: Tile value (0 = empty cell) -> colours, as in the web game's stylesheet. Tiles past 2048 share the
+#: Tile value (0 = empty cell) -> colours, as in the original game's stylesheet. Tiles past 2048 share the
 #: web game's "super" tile colour.
 TRUE_COLOUR: dict[int, TileColours] = {
     0: TileColours("#cdc1b4", _DARK),
