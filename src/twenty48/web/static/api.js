@@ -47,5 +47,6 @@ export const api = {
   move: (state, direction, cell) => call("POST", game(state, "move"), { direction, cell, revision: state.revision }),
   undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
-  hint: (state, ms) => call("GET", game(state, `hint?time_ms=${ms}`)),
+  // Without `ms` the server's default budget applies (the player's hint).
+  hint: (state, ms) => call("GET", game(state, ms ? `hint?time_ms=${ms}` : "hint")),
 };

@@ -5,7 +5,6 @@ import { api } from "./api.js";
 
 // Auto-play: [pause between moves, solver budget] in ms.
 const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };
-const HINT_MS = 300;
 
 export class AutoPlay {
   constructor(queue, hud, settings) {
@@ -90,7 +89,7 @@ export class AutoPlay {
     const state = queue.state;
     if (!state || state.over) return;
     try {
-      const answer = await api.hint(state, HINT_MS);
+      const answer = await api.hint(state);
       // Revisions restart with each game, and another tab may have moved: only the exact position counts.
       if (answer.game_id !== queue.state.id || answer.revision !== queue.state.revision) return;
       hud.hint(answer);
