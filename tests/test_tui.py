@@ -14,10 +14,9 @@ from twenty48.ai import best_move, rank_moves
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store
-from twenty48.tui import GameScreen, SolverSettings, Twenty48App
-from twenty48.tui import app as tui_app
+from twenty48.tui import GameScreen, SolverSettings, Twenty48App, game_screen
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
-from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, BoardView, HintPanel, StatBox
+from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, BoardView, HintPanel, StatBox
 
 SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)
@@ -107,7 +106,7 @@ async def test_the_screen_shows_score_best_and_moves(db):
 
 async def test_spawned_and_merged_tiles_are_marked_for_a_moment(db, monkeypatch):
     # Long enough that a busy machine still looks before the marks go.
-    monkeypatch.setattr(tui_app, "MARK_SECONDS", 1.0)
+    monkeypatch.setattr(game_screen, "MARK_SECONDS", 1.0)
     app = make_app(db, game=Game.from_board(Board.parse("2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4"), seed=4))
     async with app.run_test(size=SIZE) as pilot:
         pressed = time.monotonic()
@@ -308,7 +307,9 @@ async def test_the_board_follows_the_terminal_size(db):
         await pilot.pause()
         large = board.size
         assert large.width > small.width and large.height > small.height
-        assert large.width <= 120 - 26
+        assert large.width <= 120 - SIDE_WIDTH
+        # The stylesheet's side column is SIDE_WIDTH wide, the width the board's geometry leaves it.
+        assert screen_of(app).query_one("#side").size.width == SIDE_WIDTH
 
 
 # ---- an unreadable database -----------------------------------------------------------------------

@@ -17,12 +17,12 @@ import pytest
 from rich.color import Color, ColorSystem
 
 from twenty48 import store as store_module
-from twenty48.game import Game
+from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.session import ChangedElsewhere, Session
-from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, board_geometry, format_value
+from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry, format_value
 
 TILES = [0] + [2**k for k in range(1, 18)]
 
@@ -70,7 +70,7 @@ def test_palette_refuses_non_tiles(value):
 def test_the_board_fits_80x24_with_tiles_that_hold_the_largest_number():
     geometry = board_geometry(80, 24)
     assert geometry is not None
-    assert geometry.width <= 80 - 26 and geometry.height <= 24 - 2
+    assert geometry.width <= 80 - SIDE_WIDTH and geometry.height <= 24 - 2
     assert geometry.tile_width >= len(str(MAX_TILE)) + 2
 
 
@@ -131,6 +131,27 @@ def test_an_illegal_move_writes_nothing(store):
     turn = session.move(Direction.LEFT)
     assert not turn.changed
     assert store.current_game(player.id).revision == before.revision
+
+
+def test_an_action_the_game_refuses_writes_nothing(store):
+    player = store.local_player()
+    session = Session.resume(store, seed=2)
+    before = store.current_game(player.id)
+    assert not session.undo()  # nothing to undo
+    with pytest.raises(NotWon):
+        session.keep_going()
+    assert session.saving  # a refusal is not a failed save
+    assert store.current_game(player.id).revision == before.revision
+    # On a finished game the store would refuse any write as "finished", which the session would take
+    # for another window's doing: the game's own refusal has to come first.
+    over = Game.from_board(Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8"), seed=3)
+    assert over.move(Direction.LEFT).over
+    session = Session.resume(store, game=over)
+    finished = store.current_game(player.id)
+    assert not session.undo()
+    assert not session.move(Direction.RIGHT).changed
+    assert store.current_game(player.id).revision == finished.revision
+    assert session.game.to_dict() == over.to_dict()
 
 
 def test_best_covers_earlier_games_and_the_game_on_screen(store):

@@ -1,10 +1,12 @@
 """The terminal player's game and where it is saved.
 
 A ``Session`` holds the game on screen as a ``Game`` and mirrors every accepted action into the shared
-``Store`` (the one the browser game uses) before the screen shows it: the store commits the action in
-its own transaction, the local copy applies the same action, and both are the same deterministic
-rules, so they stay equal. Passing the store revision the session last saw makes every write
-conditional, so a second terminal playing the same game is noticed instead of overwritten.
+``Store`` (the one the browser game uses) before the screen shows it. The local game decides whether
+an action is allowed (a refused undo or keep-going raises its ``IllegalAction``, a refused move is an
+unchanged ``Turn``) and only an accepted action reaches the store, which commits it in its own
+transaction; both apply the same deterministic rules, so they stay equal. Passing the store revision
+the session last saw makes every write conditional, so a second terminal playing the same game is
+noticed instead of overwritten.
 
 If the store fails mid-game (disk full, database locked for too long) the game goes on unsaved and
 says so, as the spec asks: losing the save must never lose the game on screen.
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from twenty48.game import Game, Turn
+from twenty48.game import Game, IllegalAction, Turn
 from twenty48.rules import Direction
 from twenty48.store import (
     GameFinishedError,
@@ -109,29 +111,28 @@ class Session:
     # ---- actions --------------------------------------------------------------------------------
 
     def move(self, direction: Direction) -> Turn:
-        """Play ``direction``. An illegal move changes nothing and touches no file.
+        """Play ``direction``. A move the game refuses (``turn.changed`` is False) touches no file.
 
         Raises ``ChangedElsewhere`` when another window changed the stored game: nothing is played and
         the session now holds the stored game."""
-        if not self.game.over and self.game.board.can_move(direction):
+        turn = self.game.move(direction)
+        if turn.changed:
             self._write(lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision).game)
-        return self.game.move(direction)
+        return turn
 
     def undo(self) -> bool:
-        """Take back the last move; False when there is none (or the game is over)."""
-        if not self.game.can_undo:
+        """Take back the last move; False when the game refuses (nothing to undo, or the game is over)."""
+        try:
+            self.game.undo()
+        except IllegalAction:
             return False
         self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
-        self.game.undo()
         return True
 
-    def keep_going(self) -> bool:
-        """Dismiss the win and play on; False when it was already dismissed."""
-        if self.game.keep_playing:
-            return False
-        self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
+    def keep_going(self) -> None:
+        """Dismiss the win and play on (again changes nothing). Raises ``NotWon`` without a win."""
         self.game.keep_going()
-        return True
+        self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
 
     def new_game(self, seed: int | None = None) -> None:
         """Start a new game of the same variant; it replaces this one as the player's current game."""
@@ -148,8 +149,9 @@ class Session:
         self.game = game
 
     def _write(self, action: _Action) -> None:
-        """Record an action in the store before the local game applies it. A store failure stops
-        saving but not the game: the caller still applies the action, so no move is ever lost."""
+        """Record in the store the action the local game has just accepted. A store failure stops
+        saving but not the game: the local game keeps the action, so no move is ever lost. When
+        another window changed the stored game, that game replaces the local one instead."""
         saved = self._saved
         if saved is None:
             return

@@ -1,4 +1,7 @@
-"""The pieces of the game screen: the board and its tiles, the score boxes and the hint panel."""
+"""The pieces of the game screen: the board and its tiles, the score boxes and the hint panel.
+
+Their default CSS reads colours and sizes as variables that the app supplies (``twenty48.tui.styles``).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,11 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.color import Color
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from twenty48.palette import ACCENT, FRAME, LIGHT_TEXT, TEXT, tile_colours
+from twenty48.palette import ACCENT, LIGHT_TEXT, tile_colours
 from twenty48.rules import CELLS, Board, Direction
 
 #: Blank columns between tiles, blank rows between tiles, and the frame's padding (columns, rows).
@@ -21,7 +25,8 @@ PAD_X, PAD_Y = 2, 1
 MIN_TILE_WIDTH, MIN_TILE_HEIGHT = 8, 3
 #: Terminal cells are about twice as tall as they are wide; this keeps tiles roughly square.
 TILE_ASPECT = 2
-#: Width of the column beside the board with the score boxes and the hint panel.
+#: Width of the column beside the board with the score boxes and the hint panel (the stylesheet's
+#: ``$side-width``).
 SIDE_WIDTH = 26
 #: Screen rows that are not board: the footer, and a blank row above the board.
 CHROME_ROWS = 2
@@ -129,16 +134,16 @@ class Tile(Widget):
 class BoardView(Widget):
     """The 4x4 board in its frame. It only draws what the game says; it never decides a move."""
 
-    DEFAULT_CSS = f"""
-    BoardView {{
+    DEFAULT_CSS = """
+    BoardView {
         layout: grid;
         grid-size: 4 4;
-        grid-gutter: {GAP_Y} {GAP_X};
-        padding: {PAD_Y} {PAD_X};
-        background: {FRAME};
-        width: {MINIMUM.width};
-        height: {MINIMUM.height};
-    }}
+        grid-gutter: $board-gap-y $board-gap-x;
+        padding: $board-pad-y $board-pad-x;
+        background: $palette-frame;
+        width: $board-min-width;
+        height: $board-min-height;
+    }
     """
 
     def __init__(self, *, true_colour: bool, id: str | None = None) -> None:
@@ -175,31 +180,28 @@ class BoardView(Widget):
 class StatBox(Widget):
     """A labelled number, like the web game's score boxes."""
 
-    DEFAULT_CSS = f"""
-    StatBox {{
+    DEFAULT_CSS = """
+    StatBox {
         width: 1fr;
         height: 4;
-        background: {FRAME};
-        color: {LIGHT_TEXT};
+        background: $palette-frame;
+        color: $palette-light-text;
         content-align: center middle;
         text-align: center;
-    }}
+    }
     """
+
+    #: The number shown; the box repaints when it changes.
+    number: reactive[int] = reactive(0)
 
     def __init__(self, label: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.label = label
-        self.number = 0
 
     def render(self) -> Text:
         text = Text(self.label.upper(), style="#eee4da")
         text.append(f"\n{self.number}", style=f"bold {LIGHT_TEXT}")
         return text
-
-    def show_number(self, number: int) -> None:
-        if number != self.number:
-            self.number = number
-            self.refresh()
 
 
 def format_value(value: float) -> str:
@@ -210,14 +212,14 @@ def format_value(value: float) -> str:
 class HintPanel(Static):
     """What the solver thinks of the current position: each legal move's value, the best highlighted."""
 
-    DEFAULT_CSS = f"""
-    HintPanel {{
+    DEFAULT_CSS = """
+    HintPanel {
         height: 6;
         padding: 0 1;
-        border: round {FRAME};
-        border-title-color: {TEXT};
-        color: {TEXT};
-    }}
+        border: round $palette-frame;
+        border-title-color: $palette-text;
+        color: $palette-text;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

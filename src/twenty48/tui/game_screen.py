@@ -1,0 +1,356 @@
+"""The game screen: the board, the score boxes, the hint panel, its keys, hints and auto-play.
+
+Every key event is handled to the end before the next one is read, and a move is one synchronous call
+into the session (the local game decides, the store commits), so a held key plays each repeat at most
+once and in order. Hints and auto-play ask the solver in a worker thread (see ``twenty48.tui.solver``)
+and use its answer only if the board on screen is still the board it was asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from twenty48.ai import warm_up
+from twenty48.game import Game, Turn
+from twenty48.palette import ACCENT
+from twenty48.rules import Board, Direction
+from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
+from twenty48.tui.session import ChangedElsewhere, Session
+from twenty48.tui.solver import SolverAnswer, SolverSettings, solve
+from twenty48.tui.widgets import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    BoardView,
+    HintPanel,
+    StatBox,
+    board_geometry,
+)
+from twenty48.variants import CLASSIC
+
+#: How long a spawned or merged tile stays marked.
+MARK_SECONDS = 0.35
+
+_MOVE_KEYS = Binding.Group("Move", compact=True)
+#: The actions that need the board on screen; refused while the terminal is too small.
+_PLAY_ACTIONS = frozenset({"move", "undo", "new_game", "hint", "autoplay"})
+
+
+class GameScreen(Screen[None]):
+    """The board, the score boxes, the hint panel and the key bindings of a game. Its looks are in
+    twenty48.tcss."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move('up')", "Move", group=_MOVE_KEYS),
+        Binding("down", "move('down')", "Move", group=_MOVE_KEYS),
+        Binding("left", "move('left')", "Move", group=_MOVE_KEYS),
+        Binding("right", "move('right')", "Move", group=_MOVE_KEYS),
+        *(
+            Binding(key, f"move('{direction}')", show=False)
+            for keys, direction in (("wk", "up"), ("sj", "down"), ("ah", "left"), ("dl", "right"))
+            for key in keys
+        ),
+        Binding("u", "undo", "Undo"),
+        Binding("n", "new_game", "New game"),
+        Binding("question_mark", "hint", "Hint", key_display="?"),
+        # Lower-case "a" is WASD's left, so auto-play takes the capital.
+        Binding("A", "autoplay", "Auto-play", key_display="A"),
+    ]
+
+    #: Whether the solver is playing; the status lines say so.
+    autoplay: var[bool] = var(False, init=False)
+    #: Whether the terminal is too small for the board: a message replaces it and play is refused.
+    too_small: var[bool] = var(False, init=False, toggle_class="-too-small", bindings=True)
+    #: Whether the footer offers undo. The footer is rebuilt on every bindings refresh, so a var
+    #: refreshes them only when undo's state flips.
+    undo_offered: var[bool] = var(False, init=False, bindings=True)
+    #: The status lines. Updating their ``Static`` lays out the screen, so the var does it only on a change.
+    status: var[Text] = var(Text, init=False)
+
+    def __init__(self, session: Session, *, settings: SolverSettings, true_colour: bool) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings
+        self.true_colour = true_colour
+        self._marks_timer: Timer | None = None
+        self._auto_timer: Timer | None = None
+        #: The board the solver is working on, if any.
+        self._thinking_about: Board | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    # ---- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="body"):
+            with Vertical(id="board-area"):
+                yield BoardView(true_colour=self.true_colour, id="board")
+            with Vertical(id="side"):
+                yield Static(Text("2048", style="bold"), id="title")
+                with Horizontal(id="stats"):
+                    yield StatBox("score", id="score")
+                    yield StatBox("best", id="best")
+                    yield StatBox("moves", id="moves")
+                yield HintPanel(id="hint")
+                yield Static(id="status")
+        yield Static(id="too-small")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
+        self._show()
+        self._offer_dialog()
+        self._warm_up()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def on_screen_resume(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        geometry = board_geometry(width, height)
+        if geometry is not None:
+            self.query_one(BoardView).resize_to(geometry)
+        else:
+            self.query_one("#too-small", Static).update(
+                f"This terminal is {width}x{height}.\n"
+                f"2048 needs at least {MIN_WIDTH}x{MIN_HEIGHT} to show the board.\n\n"
+                "Make the window larger, or press q to quit"
+                + (" (the game is saved)." if self.session.saving else ".")
+            )
+            self._stop_autoplay()
+        self.too_small = geometry is None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _PLAY_ACTIONS and self.too_small:
+            return False
+        if action == "undo" and not self.game.can_undo:
+            return None
+        return True
+
+    # ---- drawing --------------------------------------------------------------------------------
+
+    def _show(self, turn: Turn | None = None) -> None:
+        """Draw the session's game; after a move that changed it (``turn``), mark its spawn and merges
+        for a moment."""
+        game = self.game
+        board = self.query_one(BoardView)
+        if turn is not None:
+            assert turn.changed and turn.spawn is not None
+            board.show(game.board, spawned=turn.spawn[0], merged=turn.merges)
+            if self._marks_timer is not None:
+                self._marks_timer.stop()
+            self._marks_timer = self.set_timer(MARK_SECONDS, board.clear_marks)
+        else:
+            board.show(game.board)
+        self.query_one("#score", StatBox).number = game.score
+        self.query_one("#best", StatBox).number = self.session.best
+        self.query_one("#moves", StatBox).number = game.moves
+        hint = self.query_one(HintPanel)
+        # A hint belongs to its position. Auto-play keeps its last ranking up until the next arrives.
+        if hint.board is not None and hint.board != game.board and not self.autoplay:
+            hint.show_idle()
+        self._show_status()
+        self.undo_offered = game.can_undo
+
+    def _show_status(self) -> None:
+        game = self.game
+        lines = []
+        if self.autoplay:
+            lines.append(Text("▶ Auto-play on (A stops)", style=f"bold {ACCENT}"))
+        if game.over:
+            lines.append(Text("Game over.", style="bold"))
+        elif game.won:
+            lines.append(Text("2048 reached!" + (" Keep going." if game.keep_playing else "")))
+        if game.variant is not CLASSIC:
+            lines.append(Text(f"Mode: {game.variant.title}", style="bold"))
+        saved = "saved" if self.session.saving else "not saved"
+        lines.append(Text(f"seed {game.seed} · {saved}", style="dim"))
+        self.status = Text("\n").join(lines)
+
+    def watch_status(self, status: Text) -> None:
+        self.query_one("#status", Static).update(status)
+
+    def watch_autoplay(self) -> None:
+        self._show_status()
+
+    def _offer_dialog(self) -> None:
+        """Show the dialog the position calls for: game over, or the win not yet answered."""
+        game = self.game
+        if game.over:
+            self._stop_autoplay()
+            self.app.push_screen(
+                GameOverDialog(game.score, self.session.best, game.won),
+                callback=self._new_game_if_chosen,
+            )
+        elif game.won and not game.keep_playing:
+            self._stop_autoplay()
+            self.app.push_screen(WinDialog(game.score), callback=self._after_win)
+
+    # ---- actions --------------------------------------------------------------------------------
+
+    def action_move(self, direction: str) -> None:
+        # A key press is the player taking over from the solver.
+        self._stop_autoplay()
+        self._play(Direction(direction))
+
+    def _play(self, direction: Direction) -> None:
+        with self._session_action():
+            turn = self.session.move(direction)
+            if turn.changed:
+                self._show(turn)
+                if turn.over or turn.won_now:
+                    self._offer_dialog()
+
+    def action_undo(self) -> None:
+        self._stop_autoplay()
+        with self._session_action():
+            if self.session.undo():
+                self._show()
+
+    def action_new_game(self) -> None:
+        self._stop_autoplay()
+        if self.session.in_progress:
+            self.app.push_screen(
+                ConfirmNewGame(self.game.score, self.game.moves), callback=self._new_game_if_chosen
+            )
+        else:
+            self._new_game()
+
+    def action_hint(self) -> None:
+        hint = self.query_one(HintPanel)
+        if hint.ranking is not None and hint.board == self.game.board:
+            return
+        if self.game.over:
+            hint.show_ranking(self.game.board, {})
+            return
+        hint.show_thinking(self.game.board)
+        self._ask_solver(self.settings.hint_seconds)
+
+    def action_autoplay(self) -> None:
+        if self.autoplay:
+            self._stop_autoplay()
+            return
+        if self.game.over:
+            self.notify("The game is over: nothing left to play.")
+            return
+        self.autoplay = True
+        self._ask_solver(self.settings.auto_seconds)
+
+    # ---- dialogs' answers -----------------------------------------------------------------------
+
+    def _after_win(self, choice: Choice | None) -> None:
+        if choice is Choice.NEW_GAME:
+            self._new_game()
+            return
+        with self._session_action():
+            self.session.keep_going()
+            self._show()
+
+    def _new_game_if_chosen(self, choice: Choice | None) -> None:
+        if choice is Choice.NEW_GAME:
+            self._new_game()
+
+    def _new_game(self) -> None:
+        with self._session_action():
+            self.session.new_game()
+            self._show()
+
+    @contextmanager
+    def _session_action(self) -> Iterator[None]:
+        """Around a session call and the drawing of its result: a failed save is told to the player
+        afterwards; when another window had changed the game, the rest of the block is skipped and the
+        stored game is shown instead."""
+        try:
+            yield
+        except ChangedElsewhere:
+            self._stop_autoplay()
+            self.notify(
+                "This game was changed in another window; showing the saved game.",
+                title="Reloaded",
+                severity="warning",
+            )
+            self._show()
+            self._offer_dialog()
+            return
+        error = self.session.take_save_error()
+        if error is not None:
+            self.notify(
+                f"{error}\nThe game goes on, but is no longer saved.",
+                title="Could not save",
+                severity="error",
+                timeout=8,
+            )
+
+    # ---- the solver -----------------------------------------------------------------------------
+
+    def _ask_solver(self, seconds: float) -> None:
+        board = self.game.board
+        if self._thinking_about == board:
+            return
+        self._thinking_about = board
+        self._rank(board, seconds)
+
+    @work(thread=True, group="solver", exit_on_error=False)
+    def _warm_up(self) -> None:
+        # Loading the compiled search takes a moment (longer the very first time, while numba compiles):
+        # done now, in the background, the first hint or auto-played move does not wait for it.
+        warm_up()
+
+    @work(thread=True, group="solver", exit_on_error=False)
+    def _rank(self, board: Board, seconds: float) -> None:
+        self.post_message(solve(board, seconds, self.settings.depth))
+
+    def on_solver_answer(self, answer: SolverAnswer) -> None:
+        if answer.board == self._thinking_about:
+            self._thinking_about = None
+        hint = self.query_one(HintPanel)
+        if answer.error is not None:
+            self._stop_autoplay()
+            hint.show_message(f"The solver failed:\n{answer.error}")
+            return
+        assert answer.ranking is not None
+        if answer.board != self.game.board:
+            # Stale: the position moved on while the solver thought.
+            if self.autoplay:
+                self._ask_solver(self.settings.auto_seconds)
+            return
+        hint.show_ranking(answer.board, answer.ranking)
+        if self.autoplay and self.app.screen is self:
+            self._auto_move(answer.ranking)
+
+    def _auto_move(self, ranking: dict[Direction, float]) -> None:
+        if not ranking:
+            self._stop_autoplay()
+            return
+        self._play(next(iter(ranking)))
+        if not self.autoplay:
+            return
+        if self._auto_timer is not None:
+            self._auto_timer.stop()
+        self._auto_timer = self.set_timer(self.settings.auto_pause, self._auto_step)
+
+    def _auto_step(self) -> None:
+        self._auto_timer = None
+        if self.autoplay and self.app.screen is self and not self.game.over:
+            self._ask_solver(self.settings.auto_seconds)
+
+    def _stop_autoplay(self) -> None:
+        if self._auto_timer is not None:
+            self._auto_timer.stop()
+            self._auto_timer = None
+        self.autoplay = False
