@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from twenty48.game import Game, TileMove
 from twenty48.rules import Board, Direction
-from twenty48.store import durability, schema
 from twenty48.store import (
     APPLICATION_ID,
     ActionRejectedError,
@@ -24,6 +23,8 @@ from twenty48.store import (
     StaleRevisionError,
     Store,
     StoreUnreadableError,
+    durability,
+    schema,
 )
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])

@@ -104,7 +104,8 @@ class DamagedGame:
     ``"rebased"``: the state (board, score, win) was intact but the moves that led to it were lost,
     so the game now starts from its present position, with no moves and no undo history, and plays
     on. ``"set aside"``: the state itself was unreadable; the game left the player's games (the
-    player gets a new current game if it was theirs) and only this report of it remains.
+    player gets a new current game if it was theirs), its row stays in the database, hidden, and
+    its id is not given to another game.
     """
 
     game_id: int

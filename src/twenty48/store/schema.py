@@ -89,13 +89,15 @@ def _variants_2(db: sqlite3.Connection) -> None:
 
 
 def _lost_actions_3(db: sqlite3.Connection) -> None:
+    # A set-aside game keeps its row, hidden, so that its id is never given to another game.
+    db.execute("ALTER TABLE games ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0")
     # The report of every game found inconsistent, with the game as it was found (nothing is
-    # deleted). game_id is not a key: a set-aside game's id leaves the games table.
+    # deleted, a re-based game's state is rewritten).
     db.execute(
         """
         CREATE TABLE damaged_games (
             id INTEGER PRIMARY KEY,
-            game_id INTEGER NOT NULL,
+            game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
             player_id INTEGER NOT NULL REFERENCES players(id),
             repair TEXT NOT NULL CHECK (repair IN ('rebased', 'set aside')),
             problem TEXT NOT NULL,
@@ -133,16 +135,16 @@ def _lost_actions_3(db: sqlite3.Connection) -> None:
                VALUES (?, ?, ?, ?, ?, ?, ?)""",
             (game_id, player_id, repair, problem, state, json.dumps(actions), now),
         )
-        db.execute("DELETE FROM game_moves WHERE game_id = ?", (game_id,))
         if rebased is not None:
+            db.execute("DELETE FROM game_moves WHERE game_id = ?", (game_id,))
             db.execute(
-                """UPDATE games SET revision = ?, moves = 0, state = ?, updated_at = ? WHERE id = ?""",
+                "UPDATE games SET revision = ?, moves = 0, state = ?, updated_at = ? WHERE id = ?",
                 (revision + 1, codec.encode(rebased), now, game_id),
             )
         else:
-            # Nothing may point at a game that is no longer there: the player gets a new one.
+            # Nothing may point at a game that was set aside: the player gets a new one.
             db.execute("UPDATE players SET current_game_id = NULL WHERE current_game_id = ?", (game_id,))
-            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            db.execute("UPDATE games SET set_aside = 1 WHERE id = ?", (game_id,))
         logger.warning("game %d of player %d was damaged (%s): %s", game_id, player_id, problem, repair)
 
 

@@ -50,7 +50,7 @@ class SQLiteConnection:
     def game(self, player_id: int, game_id: int) -> GameRow | None:
         found = self._db.execute(
             f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
-            "WHERE g.id = ? AND g.player_id = ?",
+            "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
             (game_id, player_id),
         ).fetchone()
         return GameRow(*found) if found is not None else None
@@ -118,7 +118,7 @@ class SQLiteConnection:
             SELECT g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over,
                    g.id = p.current_game_id, g.created_at, g.updated_at
             FROM games g JOIN players p ON p.id = g.player_id
-            WHERE g.player_id = ? AND g.id < ?
+            WHERE g.player_id = ? AND g.id < ? AND NOT g.set_aside
             ORDER BY g.id DESC LIMIT ?""",
             (player_id, before, limit),
         ).fetchall()
