@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from twenty48 import store as store_module
 from twenty48.game import Game, TileMove
 from twenty48.rules import Board, Direction
 from twenty48.store import (
@@ -24,6 +23,8 @@ from twenty48.store import (
     StaleRevisionError,
     Store,
     StoreUnreadableError,
+    durability,
+    schema,
 )
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
@@ -49,7 +50,7 @@ def test_open_creates_a_wal_database_with_the_current_schema(path: Path) -> None
     Store.open(path).close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(store_module.MIGRATIONS)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(schema.MIGRATIONS)
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
@@ -383,8 +384,8 @@ def test_migrations_run_in_order_on_an_older_database(path: Path, monkeypatch) -
     def add_note(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT ''")
 
-    versions = len(store_module.MIGRATIONS)
-    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, add_note])
+    versions = len(schema.MIGRATIONS)
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, add_note])
     with Store.open(path) as s:
         assert s.get_game(player.id, record.id) == moved
     db = sqlite3.connect(path)
@@ -396,7 +397,7 @@ def write_schema_1_database(path: Path) -> tuple[Game, Game]:
     """A database as the first schema's store wrote it: a finished game and a current one (saved in
     the version-1 format, which predates variants), a best score on the player row."""
     db = sqlite3.connect(path)
-    store_module._schema_1(db)
+    schema._schema_1(db)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute("PRAGMA user_version = 1")
     db.execute(
@@ -448,7 +449,7 @@ def test_a_schema_1_database_opens_and_its_games_are_classic(path: Path) -> None
     with Store.open(path) as s:
         assert s.load_game(1, 2).to_dict() == current.to_dict()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(store_module.MIGRATIONS)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(schema.MIGRATIONS)
     assert "best_score" not in [c[1] for c in db.execute("PRAGMA table_info(players)")]
 
 
@@ -459,8 +460,8 @@ def test_a_failing_migration_changes_nothing(path: Path, monkeypatch) -> None:
         db.execute("ALTER TABLE games ADD COLUMN note TEXT")
         db.execute("THIS IS NOT SQL")
 
-    versions = len(store_module.MIGRATIONS)
-    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, broken])
+    versions = len(schema.MIGRATIONS)
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, broken])
     with pytest.raises(StoreUnreadableError):
         Store.open(path)
     db = sqlite3.connect(path)
@@ -502,13 +503,13 @@ def test_a_damaged_game_row_is_reported(store: Store, path: Path) -> None:
 
 def test_group_commit_commits_at_once_and_flushes_the_log_once(path: Path, monkeypatch) -> None:
     synced: list[int] = []
-    real_fsync = store_module.os.fsync
+    real_fsync = durability.os.fsync
 
     def fsync(fd: int) -> None:
         synced.append(os.fstat(fd).st_ino)
         real_fsync(fd)
 
-    monkeypatch.setattr(store_module.os, "fsync", fsync)
+    monkeypatch.setattr(durability.os, "fsync", fsync)
     with Store.open(path, group_commit=True) as s, Store.open(path) as reader:
         player = s.local_player()
         record = s.current_game(player.id)

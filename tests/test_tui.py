@@ -348,7 +348,7 @@ async def test_an_unreadable_database_can_be_played_without_saving(db):
 
 async def test_a_busy_database_can_be_tried_again(db, monkeypatch):
     Store.open(db).close()
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(store_module.sqlite, "BUSY_TIMEOUT_MS", 50)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
     app = make_app(db, seed=4)

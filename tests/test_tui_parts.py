@@ -365,7 +365,7 @@ def _wait_or_kill(pid: int, timeout: float) -> int:
 def test_a_busy_database_is_not_called_damaged(tmp_path, monkeypatch):
     path = tmp_path / "games.sqlite3"
     Store.open(path).close()
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(store_module.sqlite, "BUSY_TIMEOUT_MS", 50)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

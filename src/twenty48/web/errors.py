@@ -13,6 +13,7 @@ from twenty48.store import (
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
 )
@@ -62,7 +63,7 @@ async def _http(_: Request, exc: Exception) -> JSONResponse:
 
 
 async def _store(_: Request, exc: Exception) -> JSONResponse:
-    if isinstance(exc, GameNotFoundError):
+    if isinstance(exc, GameNotFoundError | PlayerNotFoundError):
         return error_response(404, "not_found", str(exc))
     if isinstance(exc, GameConflictError):
         code = next(code for kind, code in _CONFLICTS.items() if isinstance(exc, kind))

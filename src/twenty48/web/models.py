@@ -169,8 +169,13 @@ class GameList(BaseModel):
     next_before: int | None = Field(description="Pass as ?before= for the next page; null at the end.")
 
 
+class ReplayStart(BaseModel):
+    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    score: int
+
+
 class ReplayAnswer(BaseModel):
-    """A finished game: ``Game.replay(seed, actions, variant)`` rebuilds it exactly."""
+    """A finished game: ``Game.replay(seed, actions, variant, start)`` rebuilds it exactly."""
 
     id: int
     seed: int
@@ -182,9 +187,14 @@ class ReplayAnswer(BaseModel):
     max_tile: int
     won: bool
     over: bool
+    start: ReplayStart | None = Field(
+        default=None,
+        description="The prepared position the game began from; null when it began from its seed.",
+    )
 
     @classmethod
     def of(cls, replay: Replay) -> ReplayAnswer:
+        start = replay.start
         return cls(
             id=replay.game_id,
             seed=replay.seed,
@@ -194,6 +204,9 @@ class ReplayAnswer(BaseModel):
             max_tile=replay.max_tile,
             won=replay.won,
             over=replay.over,
+            start=None
+            if start is None
+            else ReplayStart(board=[list(r) for r in start.board.rows], score=start.score),
         )
 
 

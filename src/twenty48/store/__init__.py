@@ -1,0 +1,123 @@
+"""The store: players, their games, every accepted action, best scores, in one SQLite database.
+
+One database file holds everything; the browser server and the terminal game open the same file
+(each process through its own ``Store``) and may run at the same time.
+
+API (every game operation is scoped to a player: another player's game is ``GameNotFoundError``)::
+
+    store = Store.open(path)                  # create or migrate; Store.default_path() is the usual file
+    player = store.local_player()             # the well-known "terminal" player of this machine
+    player = store.web_player(token)          # get or create the anonymous browser player of a cookie
+    record = store.current_game(player.id)    # the game in progress (a new one on first call)
+    record = store.new_game(player.id)        # start a game; it becomes the current one
+    record = store.new_game(player.id, variant="merge")  # a "Merge 2048" game (classic by default)
+    record = store.add_game(player.id, game)  # store a prepared or played Game as the current one
+    record = store.get_game(player.id, game_id)
+    game = store.load_game(player.id, game_id)          # an exact, independent Game copy
+    outcome = store.move(player.id, game_id, "left", revision=record.revision)
+    outcome = store.move(player.id, game_id, "left", cell=5, revision=...)  # merge: the tile on cell 5
+    outcome.turn                              # twenty48.game.Turn: changed, score, slides, merges, spawn...
+    outcome.game                              # GameRecord after the move (revision bumped if changed)
+    record = store.undo(player.id, game_id, revision=...)
+    record = store.keep_going(player.id, game_id, revision=...)
+    store.best_score(player.id, "classic")    # best score the player reached in that variant
+    store.games(player.id, limit=20, before=None)       # GameSummary list, newest first
+    store.replay(player.id, game_id)          # Replay(seed, variant, actions, start, ...) of a finished game
+    store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
+    store.flush()                             # with group_commit=True: make the commits durable
+    store.close()                             # or use ``with Store.open(path) as store:``
+
+Guarantees:
+
+- **One transaction per accepted action.** ``move``, ``undo`` and ``keep_going`` load, apply and write
+  inside one ``BEGIN IMMEDIATE`` transaction and return only after ``COMMIT`` (WAL mode,
+  ``synchronous=FULL``: the commit is on disk), so whatever a caller acknowledges survives a crash,
+  of the process or of the machine. An illegal move (the board does not change) writes nothing.
+- **Group commit.** ``Store.open(path, group_commit=True)`` keeps one transaction per action but
+  shares the disk flush: commits reach the operating system at once (surviving a crash of the
+  process) and ``store.flush()`` makes all of them durable with one ``fsync`` of the write-ahead log.
+  A server answering many players calls ``flush()`` after each batch of actions and acknowledges
+  them only after it returns: the same guarantee at a fraction of the disk waits.
+- **Revisions.** Each game has a ``revision`` that every accepted action increments. Passing the
+  revision you last saw makes the action conditional: if anything else changed the game meanwhile the
+  call raises ``StaleRevisionError`` (carrying the current record) and changes nothing. Move counts
+  cannot serve here: undo lowers them, so "move 5" can name two different positions.
+- **Exact reload.** A game is stored as ``Game.to_dict()`` (the current line of moves in its own table,
+  written by one function whether a game is stored whole or a move is added), so ``load_game``
+  restores the very same state, undo history and start position included, and
+  ``Game.replay(r.seed, r.actions, r.variant, r.start)`` of a ``Replay`` rebuilds the game's board.
+- **Variants.** A game keeps the variant it was started with (``twenty48.variants``: classic, the
+  default, or "Merge 2048"); best scores are kept per variant, since the two games score differently.
+  A single-tile move (``cell=``) on a classic game is refused with ``ActionRejectedError``.
+- **Finished games.** A game is finished when it is over or when the player has started a newer one;
+  actions on a finished game raise ``GameFinishedError``; only a finished game has replay data.
+- **Errors.** Refused actions raise a ``GameConflictError`` whose ``game`` is the unchanged current
+  record; the Game decides what it refuses and the store translates that once
+  (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database,
+  is corrupt, or comes from a newer version raises ``StoreUnreadableError``; an unknown player,
+  ``PlayerNotFoundError``; every store exception derives from ``StoreError``.
+- **Damaged games.** Opening a database repairs what an older version wrote wrongly and reports it
+  once in ``damaged_games``: a game whose moves were lost but whose state is intact is re-based (it
+  starts from where it stands, with no moves and no undo, and plays on); one whose state is
+  unreadable is set aside, and its player's current game pointer is cleared. The rest of the
+  database is untouched.
+
+Layout, and the seam for a second database::
+
+    records.py     Player, GameRecord, MoveOutcome, GameSummary, Replay, DamagedGame
+    errors.py      the exception tree; ``refusal``: a Game's IllegalAction -> the store's error
+    backend.py     Backend / Connection: the primitive operations a database must provide
+    games.py       Store: every operation and the rules of an action, once, against a Backend
+    codec.py       a Game as stored: state JSON, separate action log, listing columns
+    cache.py       the LRU of deserialised games, keyed by revision
+    sqlite.py      the SQLite backend: statements, BEGIN IMMEDIATE, busy and damage errors
+    durability.py  WAL, synchronous=FULL or group commit with one fsync per flush, set_aside
+    schema.py      the SQLite migrations and ``PRAGMA user_version`` bookkeeping
+
+``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one. A PostgreSQL
+backend would implement the same ``Connection`` primitives in its dialect (``%s`` placeholders,
+its upsert, a write transaction that locks with ``SELECT ... FOR UPDATE``, a schema version table,
+``synchronous_commit`` for durability) and reuse ``Store`` unchanged.
+"""
+
+from twenty48.store.backend import Backend, Connection
+from twenty48.store.cache import CACHE_SIZE
+from twenty48.store.errors import (
+    ActionRejectedError,
+    GameConflictError,
+    GameFinishedError,
+    GameInProgressError,
+    GameNotFoundError,
+    PlayerNotFoundError,
+    StaleRevisionError,
+    StoreError,
+    StoreUnreadableError,
+)
+from twenty48.store.games import TERMINAL_PLAYER, Store
+from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.schema import APPLICATION_ID
+
+__all__ = [
+    "APPLICATION_ID",
+    "CACHE_SIZE",
+    "ID_LIMIT",
+    "TERMINAL_PLAYER",
+    "ActionRejectedError",
+    "Backend",
+    "Connection",
+    "DamagedGame",
+    "GameConflictError",
+    "GameFinishedError",
+    "GameInProgressError",
+    "GameNotFoundError",
+    "GameRecord",
+    "GameSummary",
+    "MoveOutcome",
+    "Player",
+    "PlayerNotFoundError",
+    "Replay",
+    "StaleRevisionError",
+    "Store",
+    "StoreError",
+    "StoreUnreadableError",
+]

@@ -1,0 +1,27 @@
+"""A ``Game`` as the store keeps it: its state as JSON, its action log apart, a few columns."""
+
+from __future__ import annotations
+
+import json
+
+from twenty48.game import Game
+from twenty48.store.backend import GameColumns
+
+
+def encode(game: Game) -> str:
+    """The state without the action log, which the store keeps row by row (``Connection.state``)."""
+    return json.dumps(game.to_dict(actions=False), separators=(",", ":"))
+
+
+def columns(game: Game) -> GameColumns:
+    return GameColumns(game.variant.name, game.score, game.moves, game.board.max_tile, game.won, game.over)
+
+
+def decode(state: str, actions: list[str]) -> Game:
+    """The game of a stored state and its log. Raises ValueError if they do not make one."""
+    try:
+        data = json.loads(state)
+        return Game.from_dict({**data, "actions": actions})
+    except TypeError as exc:
+        # Not a JSON object, or a field of the wrong type that the format checks missed.
+        raise ValueError(str(exc)) from exc

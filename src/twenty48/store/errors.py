@@ -1,0 +1,82 @@
+"""Every exception the store raises, and the one translation of a Game's refusals into them.
+
+::
+
+    StoreError                 the database failed: busy past the timeout, disk full, read-only file
+    ├── StoreUnreadableError   not a twenty48 database, corrupt, or written by a newer version
+    ├── PlayerNotFoundError    no such player (also a LookupError)
+    ├── GameNotFoundError      no such game for this player (also a LookupError)
+    └── GameConflictError      the action does not fit the game's present state; ``game`` is that
+        │                      state, unchanged
+        ├── StaleRevisionError     the caller's revision is not the game's current one
+        ├── GameFinishedError      the game is over or was replaced by a newer one
+        ├── ActionRejectedError    the Game refused the action (nothing to undo, no win to keep
+        │                          going from, a single-tile move on a classic game)
+        └── GameInProgressError    replay data exists only for finished games
+
+A refusal is decided once, by the ``Game`` (``twenty48.game.IllegalAction`` and its subclasses);
+``refusal`` is the only place that turns one into a store error. The store itself decides only what
+the Game cannot know: revisions, a game replaced by a newer one, replay of an unfinished game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from twenty48.game import GameOver, IllegalAction, NoTileMoves
+from twenty48.variants import VARIANTS
+
+if TYPE_CHECKING:
+    from twenty48.store.records import GameRecord
+
+
+class StoreError(Exception):
+    """Base class of every error raised by the store."""
+
+
+class StoreUnreadableError(StoreError):
+    """The database file is corrupt, not a twenty48 database, unreadable, or from a newer version."""
+
+
+class PlayerNotFoundError(StoreError, LookupError):
+    """No player has this id."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No such game for this player (it does not exist or belongs to someone else)."""
+
+
+class GameConflictError(StoreError):
+    """The action does not fit the game's present state; ``game`` is that state, unchanged."""
+
+    def __init__(self, message: str, game: GameRecord) -> None:
+        super().__init__(message)
+        #: The game as it is now, unchanged by the refused action.
+        self.game = game
+
+
+class StaleRevisionError(GameConflictError):
+    """The caller's revision is not the game's current one: someone else acted first."""
+
+
+class GameFinishedError(GameConflictError):
+    """The game is over or was replaced by a newer game: no more actions."""
+
+
+class ActionRejectedError(GameConflictError):
+    """The action is not possible in this position (nothing to undo, keep going without a win)."""
+
+
+class GameInProgressError(GameConflictError):
+    """Replay data exists only for finished games."""
+
+
+def refusal(exc: IllegalAction, record: GameRecord) -> GameConflictError:
+    """The store error for a refusal the Game decided, carrying the unchanged ``record``."""
+    message = str(exc)
+    if isinstance(exc, NoTileMoves):
+        # A client of the store (the browser's API) needs to know where the move would be allowed.
+        having = " or ".join(v.name for v in VARIANTS.values() if v.tile_moves)
+        message += f"; single-tile moves belong to the {having} variant"
+    kind = GameFinishedError if isinstance(exc, GameOver) else ActionRejectedError
+    return kind(message, record)

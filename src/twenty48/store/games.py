@@ -1,0 +1,371 @@
+"""``Store``: every operation on players and games, written once against a ``Backend``.
+
+The rules of an action live here and nowhere else: load the game (from the cache while its
+revision is current), check the caller's revision and that the game is not finished, let the
+``Game`` apply the action (its refusal becomes the store's error in ``errors.refusal``), write the
+state and the action log, raise the best score. The backend only runs the primitive statements.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from os import PathLike
+from pathlib import Path
+from typing import Self
+
+import platformdirs
+
+from twenty48.game import Game, IllegalAction, make_action
+from twenty48.rules import Direction
+from twenty48.store import codec, durability
+from twenty48.store.backend import Backend, Connection, GameRow
+from twenty48.store.cache import GameCache
+from twenty48.store.errors import (
+    GameConflictError,
+    GameFinishedError,
+    GameInProgressError,
+    GameNotFoundError,
+    PlayerNotFoundError,
+    StaleRevisionError,
+    StoreUnreadableError,
+    refusal,
+)
+from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.sqlite import SQLiteBackend
+from twenty48.variants import CLASSIC, get_variant
+
+#: The name of the player who plays on this machine's terminal.
+TERMINAL_PLAYER = "terminal"
+
+
+class Store:
+    """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
+
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._lock = threading.Lock()
+        self._cache = GameCache()
+
+    # ---- opening --------------------------------------------------------------------------------
+
+    @staticmethod
+    def default_path() -> Path:
+        """The database the browser and terminal games share: in the user's data directory."""
+        return Path(platformdirs.user_data_dir("twenty48", appauthor=False)) / "twenty48.sqlite3"
+
+    @classmethod
+    def open(cls, path: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
+        """Open (creating it and its directory if needed) and migrate the SQLite database at
+        ``path``. With ``group_commit`` the caller must ``flush()`` before acknowledging what it
+        wrote."""
+        return cls(SQLiteBackend.open(Path(path) if path is not None else cls.default_path(), group_commit))
+
+    @staticmethod
+    def set_aside(path: str | PathLike[str]) -> Path:
+        """Rename an unreadable database file (and its companions) out of the way; see
+        ``twenty48.store.durability.set_aside``."""
+        return durability.set_aside(path)
+
+    @property
+    def path(self) -> str:
+        """Where the data lives (the database file)."""
+        return self._backend.location
+
+    def close(self) -> None:
+        with self._lock:
+            self._backend.close()
+            self._cache.clear()
+
+    def flush(self) -> None:
+        """Make every commit so far durable (group commit): one fsync of the write-ahead log.
+        Returns at once when nothing was committed since the last flush, or without group commit."""
+        with self._lock:
+            self._backend.flush()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- players --------------------------------------------------------------------------------
+
+    def web_player(self, token: str) -> Player:
+        """The browser player whose cookie holds ``token``; created on first use."""
+        if not token:
+            raise ValueError("a player token must not be empty")
+        # Only a hash is stored, so reading the database does not let anyone take over a cookie.
+        return self._player("web:" + hashlib.sha256(token.encode()).hexdigest())
+
+    def local_player(self, name: str = TERMINAL_PLAYER) -> Player:
+        """A player known by name on this machine; ``"terminal"`` is the terminal game's player."""
+        if not name:
+            raise ValueError("a local player name must not be empty")
+        return self._player("local:" + name)
+
+    def _player(self, key: str) -> Player:
+        with self._read() as db:
+            found = db.player(key)
+        if found is not None:
+            return found
+        with self._write() as db:
+            db.add_player(key, _now())
+            found = db.player(key)
+        assert found is not None
+        return found
+
+    def best_score(self, player_id: int, variant: str = CLASSIC.name) -> int:
+        """The best score the player reached in ``variant`` (0 before any). Raises ValueError for
+        an unknown variant and ``PlayerNotFoundError`` for an unknown player."""
+        name = get_variant(variant).name
+        with self._read() as db:
+            _current_game_id(db, player_id)
+            return db.best_score(player_id, name)
+
+    def damaged_games(self, player_id: int) -> list[DamagedGame]:
+        """The player's games that the store found damaged, and what it did with each (oldest first)."""
+        with self._read() as db:
+            _current_game_id(db, player_id)
+            return db.damaged_games(player_id)
+
+    # ---- games ----------------------------------------------------------------------------------
+
+    def current_game(self, player_id: int) -> GameRecord:
+        """The player's current game; a new one is started if the player has none."""
+        with self._read() as db:
+            current = _current_game_id(db, player_id)
+        if current is not None:
+            return self.get_game(player_id, current)
+        with self._write() as db:
+            # Another process may have started one since the read above.
+            current = db.current_game_id(player_id)
+            game_id = current if current is not None else self._insert(db, player_id, Game.new())
+            return self._record(db, player_id, game_id)
+
+    def new_game(self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name) -> GameRecord:
+        """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
+        current game. Raises ValueError for an unknown variant."""
+        return self._add(player_id, Game.new(seed, variant))
+
+    def add_game(self, player_id: int, game: Game) -> GameRecord:
+        """Store a game set up elsewhere (``Game.from_board``, an imported save, a game already
+        played) as the player's current game, moves and start included. The store keeps its own copy."""
+        return self._add(player_id, Game.from_dict(game.to_dict()))
+
+    def get_game(self, player_id: int, game_id: int) -> GameRecord:
+        with self._read() as db:
+            return self._record(db, player_id, game_id)
+
+    def load_game(self, player_id: int, game_id: int) -> Game:
+        """An exact copy of the stored game (undo history included) that the caller may change freely."""
+        with self._read() as db:
+            _, game = self._load(db, player_id, game_id)
+            return Game.from_dict(game.to_dict())
+
+    def move(
+        self,
+        player_id: int,
+        game_id: int,
+        direction: Direction | str,
+        *,
+        cell: int | None = None,
+        revision: int | None = None,
+    ) -> MoveOutcome:
+        """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
+        a legal move is committed before this returns, an illegal one writes nothing. Raises
+        ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
+        a single-tile move on a game whose variant has none."""
+        action = make_action(direction, cell)
+        with self._write() as db:
+            row, game = self._load_for_action(db, player_id, game_id, revision)
+            with self._refusals(db, row, game):
+                turn = game.play(action)
+            if turn.changed:
+                _log(db, row.id, game, game.moves - 1)
+                row = self._save(db, row, game)
+            return MoveOutcome(turn, self._as_record(db, row, game))
+
+    def undo(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
+        """Take back the last move, committed before this returns."""
+        with self._write() as db:
+            row, game = self._load_for_action(db, player_id, game_id, revision)
+            with self._refusals(db, row, game):
+                game.undo()
+            db.delete_action(row.id, game.moves)
+            return self._as_record(db, self._save(db, row, game), game)
+
+    def keep_going(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
+        """Dismiss the win banner and play on. Asking again once keeping going changes nothing."""
+        with self._write() as db:
+            row, game = self._load_for_action(db, player_id, game_id, revision)
+            if not game.keep_playing:
+                with self._refusals(db, row, game):
+                    game.keep_going()
+                row = self._save(db, row, game)
+            return self._as_record(db, row, game)
+
+    def games(self, player_id: int, *, limit: int = 20, before: int | None = None) -> list[GameSummary]:
+        """The player's games, newest first; ``before`` (a game id) pages further back."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        with self._read() as db:
+            return db.summaries(player_id, before if before is not None else ID_LIMIT, limit)
+
+    def replay(self, player_id: int, game_id: int) -> Replay:
+        """The seed, variant, start and moves of a finished game:
+        ``Game.replay(seed, actions, variant, start)`` rebuilds it."""
+        with self._read() as db:
+            row, game = self._load(db, player_id, game_id)
+            record = self._as_record(db, row, game)
+            if not record.finished:
+                raise GameInProgressError(
+                    "the game is still in progress; replay data is given for finished games", record
+                )
+            return Replay(
+                game_id=game_id,
+                seed=game.seed,
+                variant=game.variant.name,
+                actions=game.actions,
+                score=game.score,
+                max_tile=game.board.max_tile,
+                won=game.won,
+                over=game.over,
+                start=game.start,
+            )
+
+    # ---- internals ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._lock, self._backend.read() as db:
+            yield db
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One transaction; whatever it changed is rolled back if it raises."""
+        with self._lock:
+            try:
+                with self._backend.write() as db:
+                    yield db
+            except (PlayerNotFoundError, GameNotFoundError, GameConflictError):
+                # Refused before anything was changed: the cached games are still right.
+                raise
+            except BaseException:
+                # The cached game may have been changed by the action whose write failed.
+                self._cache.clear()
+                raise
+
+    @contextmanager
+    def _refusals(self, db: Connection, row: GameRow, game: Game) -> Iterator[None]:
+        """Where the Game decides whether an action is possible: its refusal, as the store's error."""
+        try:
+            yield
+        except IllegalAction as exc:
+            raise refusal(exc, self._as_record(db, row, game)) from exc
+
+    def _add(self, player_id: int, game: Game) -> GameRecord:
+        with self._write() as db:
+            _current_game_id(db, player_id)
+            return self._record(db, player_id, self._insert(db, player_id, game))
+
+    def _insert(self, db: Connection, player_id: int, game: Game) -> int:
+        """Store ``game`` (state and whole log) as the player's current game; returns its id."""
+        game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now())
+        _log(db, game_id, game, 0)
+        db.set_current_game(player_id, game_id)
+        self._cache.put(game_id, 0, game)
+        return game_id
+
+    def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]:
+        if not 0 < game_id <= ID_LIMIT or not 0 < player_id <= ID_LIMIT:
+            # Beyond the database's integers: no such row can exist.
+            raise GameNotFoundError(f"no game {game_id} for this player")
+        row = db.game(player_id, game_id)
+        if row is None:
+            raise GameNotFoundError(f"no game {game_id} for this player")
+        game = self._cache.get(game_id, row.revision)
+        if game is None:
+            game = self._decode(db, row)
+            self._cache.put(game_id, row.revision, game)
+        return row, game
+
+    def _decode(self, db: Connection, row: GameRow) -> Game:
+        try:
+            game = codec.decode(*db.state(row.id))
+        except ValueError as exc:
+            raise StoreUnreadableError(f"{self.path}: game {row.id} is damaged: {exc}") from exc
+        if game.variant.name != row.variant:
+            raise StoreUnreadableError(
+                f"{self.path}: game {row.id} is damaged: "
+                f"its state is {game.variant.name}, its row {row.variant}"
+            )
+        return game
+
+    def _load_for_action(
+        self, db: Connection, player_id: int, game_id: int, revision: int | None
+    ) -> tuple[GameRow, Game]:
+        row, game = self._load(db, player_id, game_id)
+        if revision is not None and revision != row.revision:
+            raise StaleRevisionError(
+                f"the game is at revision {row.revision}, not {revision}: it changed meanwhile",
+                self._as_record(db, row, game),
+            )
+        # A finished game takes no action at all. That is the store's rule: for the Game, a move
+        # on a board that is over is only an illegal move, and only the store knows of newer games.
+        if game.over or row.current_game_id != game_id:
+            why = "is over" if game.over else "was replaced by a newer game"
+            raise GameFinishedError(f"game {game_id} {why}", self._as_record(db, row, game))
+        return row, game
+
+    def _save(self, db: Connection, row: GameRow, game: Game) -> GameRow:
+        """Write the changed game; returns its row as it now stands."""
+        revision, now = row.revision + 1, _now()
+        db.update_game(row.id, revision, codec.columns(game), codec.encode(game), now)
+        if game.score > 0:
+            db.raise_best_score(row.player_id, game.variant.name, game.score)
+        self._cache.put(row.id, revision, game)
+        return row._replace(revision=revision, updated_at=now)
+
+    def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord:
+        return self._as_record(db, *self._load(db, player_id, game_id))
+
+    def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord:
+        return GameRecord(
+            id=row.id,
+            player_id=row.player_id,
+            revision=row.revision,
+            current=row.current_game_id == row.id,
+            seed=game.seed,
+            variant=game.variant.name,
+            board=game.board,
+            score=game.score,
+            moves=game.moves,
+            won=game.won,
+            keep_playing=game.keep_playing,
+            over=game.over,
+            can_undo=game.can_undo,
+            best_score=db.best_score(row.player_id, game.variant.name),
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+
+
+def _log(db: Connection, game_id: int, game: Game, first_ply: int) -> None:
+    """Write the game's actions from ``first_ply`` on: the one way actions reach the database, for
+    a game being stored (all of them) as for a move (the last one)."""
+    db.append_actions(game_id, first_ply, game.actions[first_ply:])
+
+
+def _current_game_id(db: Connection, player_id: int) -> int | None:
+    """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
+    if not 0 < player_id <= ID_LIMIT:
+        raise PlayerNotFoundError(f"no player {player_id}")
+    return db.current_game_id(player_id)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

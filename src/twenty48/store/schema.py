@@ -1,0 +1,197 @@
+"""The SQLite schema, as a list of migrations, and the upgrade that runs the missing ones.
+
+``PRAGMA user_version`` records how many migrations ran; opening a database runs the missing ones
+in one transaction, so a failing migration changes nothing. Migration ``i`` takes a database from
+version ``i`` to ``i + 1``: append new ones to ``MIGRATIONS``, never edit an old one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from twenty48.game import Game, Start
+from twenty48.store import codec
+from twenty48.store.errors import StoreUnreadableError
+
+#: Written into the database header so a foreign SQLite file is recognised ("2048" in ASCII).
+APPLICATION_ID = 0x32303438
+
+logger = logging.getLogger("twenty48.store")
+
+
+def _schema_1(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            best_score INTEGER NOT NULL DEFAULT 0,
+            current_game_id INTEGER REFERENCES games(id),
+            created_at TEXT NOT NULL
+        )"""
+    )
+    db.execute(
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            revision INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            moves INTEGER NOT NULL,
+            max_tile INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            over INTEGER NOT NULL,
+            -- Game.to_dict() without "actions", which live in game_moves.
+            state TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX games_by_player ON games (player_id, id)")
+    # The current line of play: a move appends a ply, undo deletes the last one. Kept apart from
+    # the state so that an action writes a constant amount however long the game has run.
+    db.execute(
+        """
+        CREATE TABLE game_moves (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            direction TEXT NOT NULL CHECK (direction IN ('up', 'down', 'left', 'right')),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID"""
+    )
+
+
+def _variants_2(db: sqlite3.Connection) -> None:
+    # Every game stored before variants existed is classic.
+    db.execute("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'")
+    # The source cell of a single-tile move ("Merge 2048"); NULL for a whole-board move.
+    db.execute("ALTER TABLE game_moves ADD COLUMN cell INTEGER CHECK (cell BETWEEN 0 AND 15)")
+    # Best scores per variant: the variants score differently, so one number would mix them.
+    db.execute(
+        """
+        CREATE TABLE best_scores (
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            variant TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            PRIMARY KEY (player_id, variant)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        "INSERT INTO best_scores (player_id, variant, score) "
+        "SELECT id, 'classic', best_score FROM players WHERE best_score > 0"
+    )
+    db.execute("ALTER TABLE players DROP COLUMN best_score")
+
+
+def _lost_actions_3(db: sqlite3.Connection) -> None:
+    # A set-aside game keeps its row, hidden, so that its id is never given to another game.
+    db.execute("ALTER TABLE games ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0")
+    # The report of every game found inconsistent, with the game as it was found (nothing is
+    # deleted, a re-based game's state is rewritten).
+    db.execute(
+        """
+        CREATE TABLE damaged_games (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            repair TEXT NOT NULL CHECK (repair IN ('rebased', 'set aside')),
+            problem TEXT NOT NULL,
+            state TEXT NOT NULL,
+            -- JSON list of the actions game_moves held for it.
+            actions TEXT NOT NULL,
+            found_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX damaged_games_by_player ON damaged_games (player_id, id)")
+    # Store.add_game before this version wrote the state of a game that already had moves but not
+    # its actions: the state is intact, the moves that led to it are lost.
+    lost = db.execute(
+        """SELECT id, player_id, revision, state FROM games g
+           WHERE moves != (SELECT count(*) FROM game_moves m WHERE m.game_id = g.id)"""
+    ).fetchall()
+    now = datetime.now(UTC).isoformat(timespec="milliseconds")
+    for game_id, player_id, revision, state in lost:
+        actions = [
+            d if cell is None else f"{d}@{cell}"
+            for d, cell in db.execute(
+                "SELECT direction, cell FROM game_moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+        try:
+            codec.decode(state, actions)
+        except ValueError as exc:
+            problem = str(exc)
+        else:
+            continue
+        rebased = _rebased(state)
+        repair = "rebased" if rebased is not None else "set aside"
+        db.execute(
+            """INSERT INTO damaged_games (game_id, player_id, repair, problem, state, actions, found_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (game_id, player_id, repair, problem, state, json.dumps(actions), now),
+        )
+        if rebased is not None:
+            db.execute("DELETE FROM game_moves WHERE game_id = ?", (game_id,))
+            db.execute(
+                "UPDATE games SET revision = ?, moves = 0, state = ?, updated_at = ? WHERE id = ?",
+                (revision + 1, codec.encode(rebased), now, game_id),
+            )
+        else:
+            # Nothing may point at a game that was set aside: the player gets a new one.
+            db.execute("UPDATE players SET current_game_id = NULL WHERE current_game_id = ?", (game_id,))
+            db.execute("UPDATE games SET set_aside = 1 WHERE id = ?", (game_id,))
+        logger.warning("game %d of player %d was damaged (%s): %s", game_id, player_id, problem, repair)
+
+
+def _rebased(state: str) -> Game | None:
+    """The game of an intact ``state`` whose actions are lost, starting where it stands now:
+    board, score and win are kept; the moves and the undo history (which takes moves back) are
+    not. None if the state itself is unreadable."""
+    try:
+        found = Game.from_dict({**json.loads(state), "actions": [], "moves": 0, "undo": []})
+    except (ValueError, TypeError):
+        return None
+    return Game(
+        seed=found.seed,
+        board=found.board,
+        score=found.score,
+        won=found.won,
+        keep_playing=found.keep_playing,
+        variant=found.variant,
+        start=Start(found.board, found.score),
+    )
+
+
+#: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_schema_1, _variants_2, _lost_actions_3]
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to the current schema, in one transaction; refuse a foreign or newer one."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        application_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+        if application_id != APPLICATION_ID and (has_tables or version):
+            raise StoreUnreadableError(f"{path} is an SQLite database, but not a twenty48 one")
+        if version > len(MIGRATIONS):
+            raise StoreUnreadableError(
+                f"{path} has schema version {version}, newer than this program's {len(MIGRATIONS)}: "
+                "upgrade twenty48 to open it"
+            )
+        for migration in MIGRATIONS[version:]:
+            migration(db)
+        if version < len(MIGRATIONS):
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise

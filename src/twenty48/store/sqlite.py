@@ -1,0 +1,227 @@
+"""The SQLite backend: one database file, shared by every process that opens it.
+
+Opening sets up write-ahead logging (``twenty48.store.durability``) and runs the missing
+migrations (``twenty48.store.schema``). A write transaction is ``BEGIN IMMEDIATE``: it takes the
+write lock at once, so two writers never deadlock upgrading a read lock, and waits up to
+``BUSY_TIMEOUT_MS`` for another process's transaction to end.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from twenty48.game import Action, TileMove
+from twenty48.store import durability, schema
+from twenty48.store.backend import GameColumns, GameRow
+from twenty48.store.errors import PlayerNotFoundError, StoreError, StoreUnreadableError
+from twenty48.store.records import DamagedGame, GameSummary, Player
+
+BUSY_TIMEOUT_MS = 5000
+
+_GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
+
+
+class SQLiteConnection:
+    """The ``Connection`` primitives as SQLite statements."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def player(self, key: str) -> Player | None:
+        row = self._db.execute(
+            "SELECT id, key, current_game_id FROM players WHERE key = ?", (key,)
+        ).fetchone()
+        return Player(*row) if row is not None else None
+
+    def add_player(self, key: str, now: str) -> None:
+        self._db.execute(
+            "INSERT INTO players (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, now)
+        )
+
+    def current_game_id(self, player_id: int) -> int | None:
+        row = self._db.execute("SELECT current_game_id FROM players WHERE id = ?", (player_id,)).fetchone()
+        if row is None:
+            raise PlayerNotFoundError(f"no player {player_id}")
+        return row[0]
+
+    def game(self, player_id: int, game_id: int) -> GameRow | None:
+        found = self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
+            "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
+            (game_id, player_id),
+        ).fetchone()
+        return GameRow(*found) if found is not None else None
+
+    def state(self, game_id: int) -> tuple[str, list[str]]:
+        (state,) = self._db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+        actions = [
+            d if cell is None else f"{d}@{cell}"
+            for d, cell in self._db.execute(
+                "SELECT direction, cell FROM game_moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            )
+        ]
+        return state, actions
+
+    def insert_game(self, player_id: int, columns: GameColumns, state: str, now: str) -> int:
+        cursor = self._db.execute(
+            """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state,
+                                  created_at, updated_at)
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (player_id, *columns, state, now, now),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
+        self._db.execute(
+            """UPDATE games SET revision = ?, variant = ?, score = ?, moves = ?, max_tile = ?, won = ?,
+                                over = ?, state = ?, updated_at = ?
+               WHERE id = ?""",
+            (revision, *columns, state, now, game_id),
+        )
+
+    def append_actions(self, game_id: int, first_ply: int, actions: Sequence[Action]) -> None:
+        self._db.executemany(
+            "INSERT INTO game_moves (game_id, ply, direction, cell) VALUES (?, ?, ?, ?)",
+            [
+                (game_id, ply, *((a[0].value, a[1]) if isinstance(a, TileMove) else (a.value, None)))
+                for ply, a in enumerate(actions, start=first_ply)
+            ],
+        )
+
+    def delete_action(self, game_id: int, ply: int) -> None:
+        self._db.execute("DELETE FROM game_moves WHERE game_id = ? AND ply = ?", (game_id, ply))
+
+    def set_current_game(self, player_id: int, game_id: int) -> None:
+        self._db.execute("UPDATE players SET current_game_id = ? WHERE id = ?", (game_id, player_id))
+
+    def best_score(self, player_id: int, variant: str) -> int:
+        row = self._db.execute(
+            "SELECT score FROM best_scores WHERE player_id = ? AND variant = ?", (player_id, variant)
+        ).fetchone()
+        return row[0] if row is not None else 0
+
+    def raise_best_score(self, player_id: int, variant: str, score: int) -> None:
+        self._db.execute(
+            """INSERT INTO best_scores (player_id, variant, score) VALUES (?, ?, ?)
+               ON CONFLICT (player_id, variant) DO UPDATE SET score = excluded.score
+               WHERE excluded.score > best_scores.score""",
+            (player_id, variant, score),
+        )
+
+    def summaries(self, player_id: int, before: int, limit: int) -> list[GameSummary]:
+        rows = self._db.execute(
+            """
+            SELECT g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over,
+                   g.id = p.current_game_id, g.created_at, g.updated_at
+            FROM games g JOIN players p ON p.id = g.player_id
+            WHERE g.player_id = ? AND g.id < ? AND NOT g.set_aside
+            ORDER BY g.id DESC LIMIT ?""",
+            (player_id, before, limit),
+        ).fetchall()
+        return [
+            GameSummary(
+                id=r[0],
+                variant=r[1],
+                score=r[2],
+                moves=r[3],
+                max_tile=r[4],
+                won=bool(r[5]),
+                over=bool(r[6]),
+                current=bool(r[7]),
+                created_at=r[8],
+                updated_at=r[9],
+            )
+            for r in rows
+        ]
+
+    def damaged_games(self, player_id: int) -> list[DamagedGame]:
+        rows = self._db.execute(
+            "SELECT game_id, player_id, repair, problem, found_at FROM damaged_games "
+            "WHERE player_id = ? ORDER BY id",
+            (player_id,),
+        ).fetchall()
+        return [DamagedGame(*r) for r in rows]
+
+
+class SQLiteBackend:
+    """A twenty48 database file, through one connection (the ``Store`` serialises its calls)."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, group_commit: bool) -> None:
+        self._db = db
+        self._connection = SQLiteConnection(db)
+        self.path = path
+        self.location = str(path)
+        #: With group commit, what ``flush`` must still make durable; None when every commit is.
+        self._group: durability.GroupCommit | None = durability.GroupCommit(path) if group_commit else None
+
+    @classmethod
+    def open(cls, path: Path, group_commit: bool) -> SQLiteBackend:
+        """Open (creating it and its directory if needed) and migrate the database at ``path``."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnreadableError(f"cannot open the database {path}: {exc}") from exc
+        try:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            durability.use_wal(db, path, group_commit)
+            db.execute("PRAGMA foreign_keys = ON")
+            schema.migrate(db, path)
+        except sqlite3.Error as exc:
+            db.close()
+            if _busy(exc):
+                # Another connection held the write lock past the busy timeout: the file is fine, so
+                # this must not read as damaged (the terminal game offers to set damaged files aside).
+                raise StoreError(f"{path} is busy: {exc}") from exc
+            raise StoreUnreadableError(f"{path} is not a readable twenty48 database: {exc}") from exc
+        except StoreError:
+            db.close()
+            raise
+        return cls(db, path, group_commit)
+
+    @contextmanager
+    def read(self) -> Iterator[SQLiteConnection]:
+        with self._translated_errors():
+            yield self._connection
+
+    @contextmanager
+    def write(self) -> Iterator[SQLiteConnection]:
+        with self._translated_errors():
+            changes = self._db.total_changes
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._connection
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            if self._group is not None and self._db.total_changes != changes:
+                self._group.committed()
+
+    def flush(self) -> None:
+        if self._group is not None:
+            self._group.flush()
+
+    def close(self) -> None:
+        self._db.close()
+        if self._group is not None:
+            self._group.close()
+
+    @contextmanager
+    def _translated_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            # Locked beyond the busy timeout, disk full, read-only file: the file itself is fine.
+            raise StoreError(f"{self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadableError(f"{self.path} is damaged: {exc}") from exc
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
