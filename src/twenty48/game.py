@@ -32,7 +32,7 @@ from twenty48 import saved, spawns
 from twenty48.actions import Action, TileMove, make_action, parse_action
 from twenty48.rules import WINNING_TILE, Board, Direction
 from twenty48.saved import FORMAT_VERSION, UNDO_LIMIT, Snapshot, Start
-from twenty48.variants import CLASSIC, Variant, get_variant
+from twenty48.variants import CLASSIC, VARIANTS, Variant, get_variant
 
 __all__ = [
     "FORMAT_VERSION",
@@ -71,6 +71,15 @@ class NotWon(IllegalAction):
 
 class NoTileMoves(IllegalAction):
     """A single-tile move in a variant without them (only "Merge 2048" has them)."""
+
+    @classmethod
+    def of(cls, variant: Variant) -> NoTileMoves:
+        # The sentence names where the move would be allowed: the API hands it to clients as it is.
+        having = " or ".join(v.name for v in VARIANTS.values() if v.tile_moves)
+        return cls(
+            f"single-tile moves are not part of the {variant.name} variant: "
+            f"they belong to the {having} variant"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +150,7 @@ class Game:
             raise ValueError("keep_playing is only possible after a win")
         self._actions = [parse_action(a) for a in actions]
         if not self._variant.tile_moves and any(isinstance(a, TileMove) for a in self._actions):
-            raise NoTileMoves(f"single-tile moves are not part of the {self._variant.name} variant")
+            raise NoTileMoves.of(self._variant)
         self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
         if len(self._undo) > len(self._actions):
             raise ValueError("the undo history is longer than the list of moves")
@@ -255,7 +264,7 @@ class Game:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""
         if isinstance(action, TileMove):
             if not self._variant.tile_moves:
-                raise NoTileMoves(f"single-tile moves are not part of the {self._variant.name} variant")
+                raise NoTileMoves.of(self._variant)
             direction, cell = action
             result = self._board.move_tile(cell, direction)
         else:

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from twenty48.game import GameOver, IllegalAction, NoTileMoves
-from twenty48.variants import VARIANTS
+from twenty48.game import GameOver, IllegalAction
 
 if TYPE_CHECKING:
     from twenty48.store.records import GameRecord
@@ -73,10 +72,5 @@ class GameInProgressError(GameConflictError):
 
 def refusal(exc: IllegalAction, record: GameRecord) -> GameConflictError:
     """The store error for a refusal the Game decided, carrying the unchanged ``record``."""
-    message = str(exc)
-    if isinstance(exc, NoTileMoves):
-        # A client of the store (the browser's API) needs to know where the move would be allowed.
-        having = " or ".join(v.name for v in VARIANTS.values() if v.tile_moves)
-        message += f"; single-tile moves belong to the {having} variant"
     kind = GameFinishedError if isinstance(exc, GameOver) else ActionRejectedError
-    return kind(message, record)
+    return kind(str(exc), record)
