@@ -55,7 +55,6 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         # The board while it holds a tile the bitboard cannot (65536 or 131072), else None.
         self._exact: Board | None = None
         self._started = False
-        self._legal = 0
 
     # ---- the game, for replay and inspection ----------------------------------------------
 
@@ -99,8 +98,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         if request.board is not None and exact.prepare(self._state, _ALL, request.board, request.score):
             self._exact = request.board
         self._started = True
-        obs, self._legal, max_tile = self._observe()
-        return obs, self._info(max_tile, illegal=False)
+        obs, legal, max_tile = self._observe()
+        return obs, _info(legal, max_tile, False, self.score, self.moves, game_seed)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         try:
@@ -117,20 +116,13 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
                 self._words, a, self._setting_words, obs
             )
             if outcome != kernels.RULES:
-                self._legal = legal
-                info = {
-                    "action_mask": ACTION_MASKS[legal].copy(),
-                    "score": score,
-                    "max_tile": TILES[max_exponent],
-                    "moves": moves,
-                    "illegal": outcome == kernels.ILLEGAL,
-                    "seed": int(seed),
-                }
+                info = _info(legal, TILES[max_exponent], outcome == kernels.ILLEGAL, score, moves, seed)
                 return obs, reward, terminated, False, info
         new, legal_move, reward, terminated, _, _ = exact.step(self._state, 0, self.board, a, self._settings)
         self._exact = new if self._state["exact"][0] else None
-        obs, self._legal, max_tile = self._observe()
-        return obs, reward, terminated, False, self._info(max_tile, illegal=not legal_move)
+        obs, legal, max_tile = self._observe()
+        info = _info(legal, max_tile, not legal_move, self.score, self.moves, self.game_seed)
+        return obs, reward, terminated, False, info
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -165,14 +157,15 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         legal, max_exponent = kernels.describe(bits)
         return obs, legal, TILES[max_exponent]
 
-    def _info(self, max_tile: int, illegal: bool) -> dict[str, Any]:
-        """The info of a reset or an exact step (a bitboard step builds its own, from the kernel's
-        counters, to spare reading them back here)."""
-        return {
-            "action_mask": ACTION_MASKS[self._legal].copy(),
-            "score": self.score,
-            "max_tile": max_tile,
-            "moves": self.moves,
-            "illegal": illegal,
-            "seed": self.game_seed,
-        }
+
+def _info(legal: int, max_tile: int, illegal: bool, score: int, moves: int, seed: int) -> dict[str, Any]:
+    """A step's or reset's ``info`` (documented in ``twenty48.env``); the counters arrive as Python
+    ints (numba boxes the kernel's int64 and uint64 results as int)."""
+    return {
+        "action_mask": ACTION_MASKS[legal].copy(),
+        "score": score,
+        "max_tile": max_tile,
+        "moves": moves,
+        "illegal": illegal,
+        "seed": seed,
+    }
