@@ -11,16 +11,17 @@ import json
 import random
 import time
 
-from twenty48 import Direction, Game, fast
+from twenty48 import Direction, Game
+from twenty48.fast._playouts import random_play
 
 FAST_ATTEMPTS = 20_000_000
 REFERENCE_ATTEMPTS = 200_000
 
 
 def fast_rate() -> tuple[float, int, int]:
-    fast.random_play(1, 1000)  # compile or load from cache
+    random_play(1, 1000)  # compile or load from cache
     start = time.perf_counter()
-    legal, games = fast.random_play(1, FAST_ATTEMPTS)
+    legal, games = random_play(1, FAST_ATTEMPTS)
     return FAST_ATTEMPTS / (time.perf_counter() - start), int(legal), int(games)
 
 

@@ -1,11 +1,15 @@
-"""Environment throughput: random actions on the bare single env and on a 4,096-board vector env.
+"""Environment throughput: random actions on the bare single env and on a 4,096-board vector env,
+beside the raw engine they are built on.
 
-Prints one JSON line: {"env_steps_per_s", "vector_steps_per_s", ...}. A step is one action on one
-board, whatever its outcome (an illegal action is a step, as in training); finished games are reset
-(the single env by ``reset()``, the vector env by its next-step autoreset). Actions are drawn up
-front with NumPy so the figure measures the environment, not the sampler, and compile time is
-excluded (one warm-up call first). The single env is measured bare, without ``gym.make``'s
-checker and order-enforcing wrappers.
+Prints one JSON line: {"env_steps_per_s", "vector_steps_per_s", "engine_moves_per_s", ...}. A step
+is one action on one board, whatever its outcome (an illegal action is a step, as in training);
+finished games are reset (the single env by ``reset()``, the vector env by its next-step
+autoreset). Actions are drawn up front with NumPy so the figure measures the environment, not the
+sampler, and compile time is excluded (one warm-up call first). The single env is measured bare,
+without ``gym.make``'s checker and order-enforcing wrappers. The engine figure is
+``bench/engine.py``'s loop (random directions, a spawn after each legal one, one core), measured in
+the same run so that the two can be compared on a machine whose speed varies. Each figure is the
+best of ``ROUNDS`` rounds: on a shared machine the best round is the one least disturbed.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ import time
 import numpy as np
 
 from twenty48.env import Twenty48Env, Twenty48VectorEnv
+from twenty48.fast._playouts import random_play
 
 SINGLE_STEPS = 500_000
 VECTOR_BOARDS = 4096
 VECTOR_STEPS = 1000
+ENGINE_ATTEMPTS = 20_000_000
+ROUNDS = 3
 
 
 def single_rate() -> tuple[float, int]:
@@ -53,19 +60,33 @@ def vector_rate() -> tuple[float, int]:
     return VECTOR_STEPS * VECTOR_BOARDS / (time.perf_counter() - start), episodes
 
 
+def engine_rate() -> float:
+    random_play(1, 1000)  # compile or load from cache
+    start = time.perf_counter()
+    random_play(1, ENGINE_ATTEMPTS)
+    return ENGINE_ATTEMPTS / (time.perf_counter() - start)
+
+
 def main() -> None:
-    single, single_episodes = single_rate()
-    vector, vector_episodes = vector_rate()
+    single = vector = engine = 0.0
+    for _ in range(ROUNDS):
+        single_round, single_episodes = single_rate()
+        vector_round, vector_episodes = vector_rate()
+        single, vector = max(single, single_round), max(vector, vector_round)
+        engine = max(engine, engine_rate())
     print(
         json.dumps(
             {
                 "env_steps_per_s": round(single),
                 "vector_steps_per_s": round(vector),
+                "engine_moves_per_s": round(engine),
                 "single_steps": SINGLE_STEPS,
                 "single_episodes": single_episodes,
                 "vector_boards": VECTOR_BOARDS,
                 "vector_steps": VECTOR_STEPS,
                 "vector_episodes": vector_episodes,
+                "engine_attempts": ENGINE_ATTEMPTS,
+                "rounds": ROUNDS,
             }
         )
     )

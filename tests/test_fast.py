@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from twenty48 import Board, Direction, Game, fast, spawns
+from twenty48.fast._playouts import random_play, random_playout
+from twenty48.fast.bitboard import draw
 from twenty48.fast.tables import build_tables
 from twenty48.rules import slide_line
 
@@ -65,13 +67,14 @@ def test_random_boards_in_every_direction_agree_with_the_rules():
             result = board.move(d)
             if result.changed:
                 mask |= 1 << d.index
-            if fast.move_overflows(b, d.index):
+            moved, points, overflows = fast.play(b, d.index)
+            assert overflows == fast.move_overflows(b, d.index)
+            if overflows:
                 overflowing += 1
                 assert any(result.board.cells[m] == 65536 for m in result.merges)
                 continue
-            if fast.from_bitboard(fast.move(b, d.index)) != result.board or (
-                fast.move_score(b, d.index) != result.score
-            ):
+            assert (moved, points) == (fast.move(b, d.index), fast.move_score(b, d.index))
+            if fast.from_bitboard(moved) != result.board or points != result.score:
                 mismatches.append((board.cells, d))
         assert fast.legal_mask(b) == mask
         assert fast.count_empty(b) == len(board.empty_cells())
@@ -98,7 +101,7 @@ def test_spawns_equal_the_games():
 
 def test_seeds_beyond_63_bits_match():
     seed = 2**64 - 3
-    assert fast.draw(seed, 5) == spawns.draw(seed, 5)
+    assert draw(seed, 5) == spawns.draw(seed, 5)
     assert fast.from_bitboard(fast.new_board(seed)) == Game.new(seed).board
 
 
@@ -110,12 +113,12 @@ def test_unrepresentable_boards_are_refused():
 
 
 def test_random_playout_ends_in_a_finished_or_overflowing_position():
-    board, score, moves = fast.random_playout(fast.new_board(4), 4, 2)
+    board, score, moves = random_playout(fast.new_board(4), 4, 2)
     assert moves > 0 and score > 0
     assert fast.is_over(board) or any(fast.move_overflows(board, d) for d in range(4))
 
 
 def test_random_play_counts_moves_and_games():
-    legal, games = fast.random_play(9, 200_000)
+    legal, games = random_play(9, 200_000)
     assert 0 < legal <= 200_000
     assert games > 0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from twenty48 import fast
-from twenty48.fast import MAX_EXPONENT
+from twenty48.fast import BITBOARD_MAX_EXPONENT
 from twenty48.rules import Board
 
 #: Exponents of the tiles that spawn (2 and 4); they must keep their labels.
@@ -30,12 +30,12 @@ def squeeze(board: Board) -> np.uint64:
     exponents = fast.exponents(board)
     present = sorted({e for e in exponents if e}, reverse=True)
     label: dict[int, int] = {}
-    ceiling = MAX_EXPONENT
+    ceiling = BITBOARD_MAX_EXPONENT
     for e in present:
         label[e] = min(e, ceiling)
         ceiling = label[e] - 1
     if any(label[e] != e for e in present if e <= _SPAWNED) or any(
         label[e] <= _SPAWNED for e in present if e > _SPAWNED
     ):
-        label = {e: min(e, MAX_EXPONENT) for e in present}
+        label = {e: min(e, BITBOARD_MAX_EXPONENT) for e in present}
     return fast.pack(label[e] if e else 0 for e in exponents)

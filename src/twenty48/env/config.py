@@ -18,9 +18,10 @@ from twenty48.rules import MAX_TILE, Board
 OBSERVATIONS = ("exponents", "onehot")
 REWARDS = ("score", "log", "zero")
 ILLEGAL_ACTIONS = ("noop", "terminate")
-#: Exponent 17 is 131072, the largest tile a 4x4 board can hold; 0 marks an empty cell.
-MAX_EXPONENT = 17
-PLANES = MAX_EXPONENT + 1
+#: The exponent of the largest tile a 4x4 board can hold (17: 131072); 0 marks an empty cell.
+MAX_TILE_EXPONENT = MAX_TILE.bit_length() - 1
+#: One-hot planes: one per exponent, plane 0 for the empty cells.
+PLANES = MAX_TILE_EXPONENT + 1
 RESET_OPTIONS = frozenset({"board", "score"})
 
 
@@ -53,7 +54,7 @@ class EnvConfig:
         return (PLANES, 4, 4) if self.onehot else (4, 4)
 
     def observation_space(self) -> spaces.Box:
-        high = 1 if self.onehot else MAX_EXPONENT
+        high = 1 if self.onehot else MAX_TILE_EXPONENT
         return spaces.Box(0, high, self.observation_shape, np.uint8)
 
     @property
@@ -69,13 +70,12 @@ class EnvConfig:
         # 0.0, not -0.0, when there is no penalty.
         return -self.illegal_penalty if self.illegal_penalty else 0.0
 
-    def reward_for(self, points: int) -> float:
-        """The reward of a legal move that scored ``points`` (the compiled twin is ``kernels.reward_of``)."""
-        if self.reward == "score":
-            return float(points)
-        if self.reward == "log":
-            return math.log2(1 + points)
-        return 0.0
+    def step_settings(self, max_steps: int | None = None) -> np.ndarray:
+        """What the kernels' bookkeeping needs (one ``kernels.SETTINGS`` record), with episodes
+        truncated after ``max_steps`` steps."""
+        settings = np.zeros(1, dtype=kernels.SETTINGS)
+        settings[0] = (self.reward_code, self.illegal_reward, max_steps or 0, self.terminate_on_illegal)
+        return settings
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:

@@ -1,13 +1,42 @@
 """Playing a board with ``twenty48.rules`` when the bitboard cannot: tiles of 65536 and 131072, and
-moves that merge two 32768 tiles. Slow and rare; exact for every tile."""
+moves that merge two 32768 tiles. Slow and rare; exact for every tile. Both environments fall back
+to ``step``, which settles the step with the kernels' own bookkeeping (``kernels.settle``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from twenty48 import fast, spawns
+from twenty48.env import kernels
 from twenty48.env.config import PLANES
 from twenty48.rules import Board, Direction
+
+
+def step(
+    state: np.ndarray, i: int, board: Board, action: int, settings: np.ndarray
+) -> tuple[Board, bool, float, bool, bool, int]:
+    """Step game ``i`` of ``state``, whose board is ``board``, with ``twenty48.rules``: (new board,
+    whether the move was legal, reward, terminated, truncated, legal mask of the new board).
+    The record's board and ``exact`` flag follow the new board; the caller keeps it when exact."""
+    game = state[i : i + 1]
+    seed, moves = int(game["seed"][0]), int(game["moves"][0])
+    new, points, legal = play(board, action, seed, spawns.STARTING_TILES + moves)
+    bits = pack(new)
+    game["exact"] = bits is None
+    game["board"] = 0 if bits is None else bits
+    mask = legal_mask(new)
+    reward, terminated, truncated = kernels.settle(state, i, legal, points, mask, settings)
+    return new, legal, reward, terminated, truncated, mask
+
+
+def prepare(state: np.ndarray, which: np.ndarray, board: Board, score: int) -> bool:
+    """Put a prepared ``board`` with ``score`` in the games ``which`` (just restarted); returns
+    whether it is exact (then the caller keeps the Board, the records only carry the flag)."""
+    bits = pack(board)
+    state["board"][which] = 0 if bits is None else bits
+    state["exact"][which] = bits is None
+    state["score"][which] = score
+    return bits is None
 
 
 def play(board: Board, action: int, seed: int, index: int) -> tuple[Board, int, bool]:

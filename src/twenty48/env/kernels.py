@@ -1,38 +1,94 @@
 """Compiled kernels behind the environments: one call per single-env step, one per vector step.
 
 The moves, merges and spawns are ``twenty48.fast``'s (themselves proven equal to ``rules``); this
-module only strings them together with the environment's bookkeeping (reward, termination,
-observation, info) so that a step costs one trip into compiled code. Boards the 4-bit cell cannot
+module only strings them together with the environment's bookkeeping so that a step costs one trip
+into compiled code. The rules of a step are written once: ``settle`` does the bookkeeping of one
+board (steps, moves, score, reward, termination, truncation, done) for every path, and
+``step_board`` plays one board on the bitboard for both environments. Boards the 4-bit cell cannot
 hold, and moves that would merge two 32768 tiles, are reported back as ``RULES`` and the caller
-applies ``twenty48.rules`` instead (see ``twenty48.env.exact``).
+plays them with ``twenty48.env.exact``, which settles them with the same ``settle``.
+
+Each game is one record of ``STATE`` (the single env holds an array of one), so a kernel takes the
+state array and an index instead of a column per field; the options the bookkeeping depends on are
+one record of ``SETTINGS``. The single env calls its kernel with both arrays viewed as plain
+uint64 words (``words``): numba types a structured-array argument in Python on every call, which
+would cost more than the step itself.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from twenty48.fast import bitboard as bb
+from twenty48.spawns import STARTING_TILES
 
-#: Outcome codes of ``advance``.
+#: Outcome codes of ``step_board``.
 LEGAL, ILLEGAL, RULES = 0, 1, 2
 #: Reward modes (``twenty48.env.config``).
 REWARD_SCORE, REWARD_LOG, REWARD_ZERO = 0, 1, 2
-#: Autoreset modes of the vector kernel.
-AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED = 0, 1, 2
 #: Spawn index whose SplitMix64 output seeds the next episode. Spawn indices stay far below it (a
 #: 4x4 game cannot last 2**32 moves), so the chain never reuses a number a spawn drew.
 CHAIN_INDEX = 1 << 32
 #: A 53-bit seed survives JSON and JavaScript numbers, like ``spawns.random_seed``.
 CHAIN_SHIFT = 11
 
-_U1 = np.uint64(1)
+#: One game. The next spawn index is ``STARTING_TILES + moves``.
+STATE = np.dtype(
+    [
+        ("board", np.uint64),  # the bitboard; 0 while ``exact`` is set
+        ("seed", np.uint64),  # the game seed of the episode
+        ("score", np.int64),
+        ("moves", np.int64),  # legal moves since reset
+        ("steps", np.int64),  # steps since reset, illegal ones included (truncation counts them)
+        ("exact", np.bool_),  # the board holds a tile above 32768; the environment keeps it as a Board
+        ("done", np.bool_),  # the episode ended at the last step
+    ],
+    align=True,
+)
+
 _U4 = np.uint64(4)
 _NIBBLE = np.uint64(0xF)
 _CHAIN_INDEX = np.uint64(CHAIN_INDEX)
 _CHAIN_SHIFT = np.uint64(CHAIN_SHIFT)
-#: Bitboard slots of the single environment's state array.
-BOARD, SEED, SPAWN_INDEX = 0, 1, 2
+
+
+#: The options a step's bookkeeping depends on (``EnvConfig.step_settings`` makes the record).
+SETTINGS = np.dtype(
+    [
+        ("reward_mode", np.int64),  # REWARD_SCORE, REWARD_LOG or REWARD_ZERO
+        ("illegal_reward", np.float64),
+        ("max_steps", np.int64),  # steps after which an episode is truncated; 0 for no limit
+        ("terminate_on_illegal", np.bool_),
+    ],
+    align=True,
+)
+
+
+class Outputs(NamedTuple):
+    """What a vector step returns for every board, filled in place by the kernels."""
+
+    exps: np.ndarray  # (N, 4, 4) uint8 exponents
+    rewards: np.ndarray  # float64
+    terminated: np.ndarray  # bool
+    truncated: np.ndarray  # bool
+    illegal: np.ndarray  # bool
+    masks: np.ndarray  # (N, 4) int8, 1 = legal
+    max_tiles: np.ndarray  # int64
+
+    @classmethod
+    def empty(cls, n: int) -> Outputs:
+        return cls(
+            np.empty((n, 4, 4), dtype=np.uint8),
+            np.empty(n, dtype=np.float64),
+            np.empty(n, dtype=np.bool_),
+            np.empty(n, dtype=np.bool_),
+            np.empty(n, dtype=np.bool_),
+            np.empty((n, 4), dtype=np.int8),
+            np.empty(n, dtype=np.int64),
+        )
 
 
 @njit(cache=True)
@@ -42,59 +98,125 @@ def next_seed(seed: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def advance(state: np.ndarray, action: int) -> tuple[int, np.int64]:
-    """Play ``action`` on ``state`` = [board, seed, next spawn index] in place: (outcome, points)."""
-    b = state[BOARD]
-    if bb.move_overflows(b, action):
-        return RULES, np.int64(0)
-    moved = bb.move(b, action)
-    if moved == b:
-        return ILLEGAL, np.int64(0)
-    points = bb.move_score(b, action)
-    state[BOARD] = bb.spawn(moved, state[SEED], state[SPAWN_INDEX])
-    state[SPAWN_INDEX] += _U1
-    return LEGAL, points
+def restart(state: np.ndarray, i: int, seed: np.uint64) -> None:
+    """Start ``Game.new(seed)`` in game ``i``."""
+    s = state[i]
+    s.seed = seed
+    s.board = bb.new_board(seed)
+    s.score = 0
+    s.moves = 0
+    s.steps = 0
+    s.exact = False
+    s.done = False
 
 
 @njit(cache=True)
-def write_exponents(b: np.uint64, out: np.ndarray) -> None:
-    """Unpack a bitboard into a (4, 4) array of exponents."""
+def reward_of(points: np.int64, mode: int) -> float:
+    """The reward of a legal move that scored ``points``."""
+    if mode == REWARD_SCORE:
+        return float(points)
+    if mode == REWARD_LOG:
+        return np.log2(1.0 + points)
+    return 0.0
+
+
+@njit(cache=True)
+def settle(
+    state: np.ndarray, i: int, legal: bool, points: np.int64, legal_mask: int, settings: np.ndarray
+) -> tuple[float, bool, bool]:
+    """The bookkeeping of a step of game ``i`` once its move is played (``legal``: the board
+    changed, scoring ``points``; ``legal_mask``: the moves legal now): (reward, terminated,
+    truncated). Every step counts toward truncation, illegal ones included."""
+    options = settings[0]
+    s = state[i]
+    s.steps += 1
+    if legal:
+        s.moves += 1
+        s.score += points
+        reward = reward_of(points, options.reward_mode)
+    else:
+        reward = options.illegal_reward
+    terminated = legal_mask == 0 or (not legal and options.terminate_on_illegal)
+    truncated = options.max_steps > 0 and s.steps >= options.max_steps
+    s.done = terminated or truncated
+    return reward, terminated, truncated
+
+
+@njit(cache=True)
+def step_board(
+    state: np.ndarray, i: int, action: int, settings: np.ndarray
+) -> tuple[int, float, bool, bool, int]:
+    """Play ``action`` on the bitboard of game ``i`` and settle the step: (outcome, reward,
+    terminated, truncated, legal mask). ``RULES`` (the board is exact, or the move merges two
+    32768 tiles) changes nothing: the caller plays it with ``twenty48.env.exact``."""
+    s = state[i]
+    if s.exact:
+        return RULES, 0.0, False, False, 0
+    b = s.board
+    moved, points, overflows = bb.play(b, action)
+    if overflows:
+        return RULES, 0.0, False, False, 0
+    legal = moved != b
+    if legal:
+        b = bb.spawn(moved, s.seed, np.uint64(STARTING_TILES + s.moves))
+        s.board = b
+    mask = bb.legal_mask(b)
+    reward, terminated, truncated = settle(state, i, legal, points, mask, settings)
+    return (LEGAL if legal else ILLEGAL), reward, terminated, truncated, mask
+
+
+@njit(cache=True)
+def write_exponents(b: np.uint64, out: np.ndarray) -> np.int64:
+    """Unpack a bitboard into a (4, 4) array of exponents; returns the largest."""
     b = np.uint64(b)
+    best = np.int64(0)
     for i in range(16):
-        out[i >> 2, i & 3] = (b >> (_U4 * np.uint64(i))) & _NIBBLE
+        e = (b >> (_U4 * np.uint64(i))) & _NIBBLE
+        out[i >> 2, i & 3] = e
+        best = max(best, np.int64(e))
+    return best
 
 
 @njit(cache=True)
-def write_onehot(b: np.uint64, out: np.ndarray) -> None:
+def write_onehot(b: np.uint64, out: np.ndarray) -> np.int64:
     """Unpack a bitboard into an (18, 4, 4) one-hot array: plane k marks the cells holding 2**k
-    (plane 0 the empty cells)."""
+    (plane 0 the empty cells). Returns the largest exponent."""
     b = np.uint64(b)
     out[:] = 0
+    best = np.int64(0)
     for i in range(16):
-        out[(b >> (_U4 * np.uint64(i))) & _NIBBLE, i >> 2, i & 3] = 1
+        e = (b >> (_U4 * np.uint64(i))) & _NIBBLE
+        out[e, i >> 2, i & 3] = 1
+        best = max(best, np.int64(e))
+    return best
+
+
+#: What a single-env step returns: (outcome, reward, terminated, legal mask, max exponent, score,
+#: moves, seed); the last three are the game's counters for ``info``, returned rather than read
+#: back from the record because a Python read of a record field costs more than the step.
+SingleStep = tuple[int, float, bool, int, np.int64, np.int64, np.int64, np.uint64]
 
 
 @njit(cache=True)
-def step_exponents(state: np.ndarray, action: int, obs: np.ndarray) -> tuple[int, np.int64, int, np.int64]:
-    """One single-env step writing an exponent observation: (outcome, points, legal mask, max
-    exponent). Nothing is written for ``RULES``."""
-    outcome, points = advance(state, action)
-    if outcome == RULES:
-        return outcome, points, 0, np.int64(0)
-    b = state[BOARD]
-    write_exponents(b, obs)
-    return outcome, points, bb.legal_mask(b), bb.max_exponent(b)
+def step_exponents(words: np.ndarray, action: int, setting_words: np.ndarray, obs: np.ndarray) -> SingleStep:
+    """One single-env step writing an exponent observation; ``words`` and ``setting_words`` are
+    the ``STATE`` record and the ``SETTINGS`` record as uint64 words. Nothing is written for
+    ``RULES``."""
+    state = words.view(STATE)
+    outcome, reward, terminated, _, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
+    s = state[0]
+    e = np.int64(0) if outcome == RULES else write_exponents(s.board, obs)
+    return outcome, reward, terminated, mask, e, s.score, s.moves, s.seed
 
 
 @njit(cache=True)
-def step_onehot(state: np.ndarray, action: int, obs: np.ndarray) -> tuple[int, np.int64, int, np.int64]:
+def step_onehot(words: np.ndarray, action: int, setting_words: np.ndarray, obs: np.ndarray) -> SingleStep:
     """``step_exponents`` with a one-hot observation."""
-    outcome, points = advance(state, action)
-    if outcome == RULES:
-        return outcome, points, 0, np.int64(0)
-    b = state[BOARD]
-    write_onehot(b, obs)
-    return outcome, points, bb.legal_mask(b), bb.max_exponent(b)
+    state = words.view(STATE)
+    outcome, reward, terminated, _, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
+    s = state[0]
+    e = np.int64(0) if outcome == RULES else write_onehot(s.board, obs)
+    return outcome, reward, terminated, mask, e, s.score, s.moves, s.seed
 
 
 @njit(cache=True)
@@ -105,134 +227,68 @@ def describe(b: np.uint64) -> tuple[int, np.int64]:
 
 
 @njit(cache=True)
-def reward_of(points: np.int64, mode: int) -> float:
-    if mode == REWARD_SCORE:
-        return float(points)
-    if mode == REWARD_LOG:
-        return np.log2(1.0 + points)
-    return 0.0
-
-
-@njit(cache=True)
-def _observe(i: int, b: np.uint64, exps: np.ndarray, masks: np.ndarray, max_tiles: np.ndarray) -> None:
-    write_exponents(b, exps[i])
-    legal = bb.legal_mask(b)
+def _observe(i: int, b: np.uint64, legal: int, out: Outputs) -> None:
+    e = write_exponents(b, out.exps[i])
     for d in range(4):
-        masks[i, d] = (legal >> d) & 1
-    e = bb.max_exponent(b)
-    max_tiles[i] = (1 << e) if e else 0
+        out.masks[i, d] = (legal >> d) & 1
+    out.max_tiles[i] = (1 << e) if e else 0
 
 
 @njit(cache=True)
-def vector_observe(
-    boards: np.ndarray,
-    skip: np.ndarray,
-    exps: np.ndarray,
-    masks: np.ndarray,
-    max_tiles: np.ndarray,
-) -> None:
-    """Write observation, legal moves and max tile of every board not marked in ``skip`` (boards
-    living in ``twenty48.rules`` form are skipped by passing the ``rules`` flags)."""
-    for i in range(boards.shape[0]):
-        if not skip[i]:
-            _observe(i, boards[i], exps, masks, max_tiles)
-
-
-@njit(cache=True)
-def vector_new_games(
-    which: np.ndarray,
-    new_seeds: np.ndarray,
-    boards: np.ndarray,
-    seeds: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    steps: np.ndarray,
-    rules: np.ndarray,
-) -> None:
-    """Start ``Game.new(new_seeds[k])`` on board ``which[k]``."""
+def vector_observe(state: np.ndarray, which: np.ndarray, out: Outputs) -> None:
+    """Write observation, legal moves and max tile of the games ``which`` that live on the
+    bitboard (the caller observes the exact ones)."""
     for k in range(which.shape[0]):
         i = which[k]
-        seeds[i] = new_seeds[k]
-        boards[i] = bb.new_board(seeds[i])
-        moves[i] = 0
-        scores[i] = 0
-        steps[i] = 0
-        rules[i] = False
+        s = state[i]
+        if not s.exact:
+            _observe(i, s.board, bb.legal_mask(s.board), out)
+
+
+@njit(cache=True)
+def vector_new_games(state: np.ndarray, which: np.ndarray, seeds: np.ndarray) -> None:
+    """Start ``Game.new(seeds[k])`` in game ``which[k]``."""
+    for k in range(which.shape[0]):
+        restart(state, which[k], np.uint64(seeds[k]))
 
 
 @njit(cache=True)
 def vector_step(
+    state: np.ndarray,
     actions: np.ndarray,
-    boards: np.ndarray,
-    seeds: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    steps: np.ndarray,
-    rules: np.ndarray,
-    done: np.ndarray,
-    exps: np.ndarray,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-    illegal: np.ndarray,
-    masks: np.ndarray,
-    max_tiles: np.ndarray,
-    deferred: np.ndarray,
-    reward_mode: int,
-    illegal_reward: float,
-    terminate_on_illegal: bool,
-    max_steps: int,
+    settings: np.ndarray,
     autoreset_next_step: bool,
+    out: Outputs,
+    deferred: np.ndarray,
 ) -> int:
-    """Step every board once; returns how many boards were left to the caller (``deferred``).
+    """Step every game once; returns how many were left to the caller, whose indices are the
+    first entries of ``deferred``.
 
-    ``done`` marks the boards whose episode ended at their last step; with next-step autoreset
-    such a board starts its next game instead of moving (reward 0, not terminated, not
-    truncated). A board in ``rules`` (it holds a tile above 32768) or whose move merges two 32768
-    tiles is marked in ``deferred`` and its outputs are left to the caller, who plays it with
-    ``twenty48.rules``. ``max_steps`` <= 0 means no time limit.
+    With next-step autoreset a game whose episode ended at its last step (``done``) starts its
+    next game instead of moving (reward 0, not terminated, not truncated). A game ``step_board``
+    answers ``RULES`` for has its outputs left to the caller, who plays it with ``twenty48.rules``.
     """
     left = 0
-    for i in range(boards.shape[0]):
-        deferred[i] = False
-        if autoreset_next_step and done[i]:
-            done[i] = False
-            seeds[i] = next_seed(seeds[i])
-            boards[i] = bb.new_board(seeds[i])
-            moves[i] = 0
-            scores[i] = 0
-            steps[i] = 0
-            rules[i] = False
-            rewards[i] = 0.0
-            terminated[i] = False
-            truncated[i] = False
-            illegal[i] = False
-            _observe(i, boards[i], exps, masks, max_tiles)
+    for i in range(state.shape[0]):
+        s = state[i]
+        if autoreset_next_step and s.done:
+            restart(state, i, next_seed(s.seed))
+            out.rewards[i] = 0.0
+            out.terminated[i] = False
+            out.truncated[i] = False
+            out.illegal[i] = False
+            _observe(i, s.board, bb.legal_mask(s.board), out)
             continue
-        a = actions[i]
-        b = boards[i]
-        if rules[i] or bb.move_overflows(b, a):
-            deferred[i] = True
+        outcome, reward, terminated, truncated, mask = step_board(state, i, actions[i], settings)
+        if outcome == RULES:
+            deferred[left] = i
             left += 1
             continue
-        steps[i] += 1
-        moved = bb.move(b, a)
-        if moved == b:
-            illegal[i] = True
-            rewards[i] = illegal_reward
-        else:
-            illegal[i] = False
-            points = bb.move_score(b, a)
-            b = bb.spawn(moved, seeds[i], np.uint64(2 + moves[i]))
-            boards[i] = b
-            moves[i] += 1
-            scores[i] += points
-            rewards[i] = reward_of(points, reward_mode)
-        _observe(i, b, exps, masks, max_tiles)
-        over = masks[i, 0] + masks[i, 1] + masks[i, 2] + masks[i, 3] == 0
-        terminated[i] = over or (illegal[i] and terminate_on_illegal)
-        truncated[i] = max_steps > 0 and steps[i] >= max_steps
-        done[i] = terminated[i] or truncated[i]
+        out.rewards[i] = reward
+        out.terminated[i] = terminated
+        out.truncated[i] = truncated
+        out.illegal[i] = outcome == ILLEGAL
+        _observe(i, s.board, mask, out)
     return left
 
 

@@ -11,13 +11,15 @@ from gymnasium import spaces
 
 from twenty48 import fast
 from twenty48.env import exact, kernels, render
-from twenty48.env.config import EnvConfig, ResetRequest, chained_seed, check_seed
+from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed
 from twenty48.rules import Board
 
 RENDER_MODES = ("ansi", "rgb_array")
 #: Legal-move mask -> info["action_mask"] (copied on use: users may keep and modify what we return).
 ACTION_MASKS = tuple(np.array([(m >> d) & 1 for d in range(4)], dtype=np.int8) for m in range(16))
-TILES = tuple(1 << e if e else 0 for e in range(18))
+TILES = tuple(1 << e if e else 0 for e in range(PLANES))
+#: The single env's game is record 0 of its state array.
+_ALL = np.zeros(1, dtype=np.intp)
 
 
 class Twenty48Env(gym.Env[np.ndarray, np.int64]):
@@ -40,18 +42,19 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.observation_space = self.config.observation_space()
         self.action_space = spaces.Discrete(4)
-        self._shape = self.config.observation_shape
+        # Copied for every observation (a copy is cheaper than np.empty).
+        self._blank = np.zeros(self.config.observation_shape, dtype=np.uint8)
         self._kernel = kernels.step_onehot if self.config.onehot else kernels.step_exponents
-        self._illegal_reward = self.config.illegal_reward
-        self._terminate_on_illegal = self.config.terminate_on_illegal
-        # [bitboard, game seed, next spawn index], the compiled kernel's view of the game.
-        self._state = np.zeros(3, dtype=np.uint64)
+        # No step limit here: gym.make's TimeLimit truncates the single env.
+        self._settings = self.config.step_settings()
+        # The game, as the compiled kernels see it: one record of kernels.STATE. The kernel gets
+        # it and the settings as plain words (see twenty48.env.kernels).
+        self._state = np.zeros(1, dtype=kernels.STATE)
+        self._words = self._state.view(np.uint64)
+        self._setting_words = self._settings.view(np.uint64)
         # The board while it holds a tile the bitboard cannot (65536 or 131072), else None.
         self._exact: Board | None = None
-        self._seed: int | None = None
-        self._score = 0
-        self._moves = 0
-        self._legal = 0
+        self._started = False
 
     # ---- the game, for replay and inspection ----------------------------------------------
 
@@ -59,23 +62,23 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
     def board(self) -> Board:
         """The current board."""
         self._require_reset()
-        return self._exact if self._exact is not None else fast.from_bitboard(self._state[kernels.BOARD])
+        return self._exact if self._exact is not None else fast.from_bitboard(self._state["board"][0])
 
     @property
     def game_seed(self) -> int:
         """The seed the current episode's spawns come from (also ``info["seed"]``)."""
         self._require_reset()
-        assert self._seed is not None
-        return self._seed
+        return int(self._state["seed"][0])
 
     @property
     def score(self) -> int:
-        return self._score
+        return int(self._state["score"][0])
 
     @property
     def moves(self) -> int:
-        """Legal moves since the last reset (the spawn index of the next one is ``2 + moves``)."""
-        return self._moves
+        """Legal moves since the last reset (the spawn index of the next one is
+        ``spawns.STARTING_TILES + moves``)."""
+        return int(self._state["moves"][0])
 
     # ---- gymnasium API ----------------------------------------------------------------------
 
@@ -86,22 +89,17 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         game_seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         if game_seed is None:
-            if self._seed is None:
-                game_seed = int(self.np_random.integers(0, 1 << 53))
+            if self._started:
+                game_seed = chained_seed(self.game_seed)
             else:
-                game_seed = chained_seed(self._seed)
-        if request.board is None:
-            bits: np.uint64 | None = fast.new_board(np.uint64(game_seed))
-            self._exact = None
-        else:
-            bits = exact.pack(request.board)
-            self._exact = None if bits is not None else request.board
-        self._state[:] = (0 if bits is None else bits, game_seed, 2)
-        self._seed = game_seed
-        self._score = request.score
-        self._moves = 0
-        obs, self._legal, max_tile = self._observe()
-        return obs, self._info(max_tile, illegal=False)
+                game_seed = int(self.np_random.integers(0, 1 << 53))
+        kernels.restart(self._state, 0, np.uint64(game_seed))
+        self._exact = None
+        if request.board is not None and exact.prepare(self._state, _ALL, request.board, request.score):
+            self._exact = request.board
+        self._started = True
+        obs, legal, max_tile = self._observe()
+        return obs, _info(legal, max_tile, False, self.score, self.moves, game_seed)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         try:
@@ -110,28 +108,21 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
             a = -1
         if not 0 <= a < 4:
             raise ValueError(f"action must be an integer 0-3 (up, down, left, right), got {action!r}")
-        self._require_reset()
+        if not self._started:
+            self._require_reset()
         if self._exact is None:
-            obs = np.empty(self._shape, dtype=np.uint8)
-            outcome, points, legal, max_exponent = self._kernel(self._state, a, obs)
-            max_tile = TILES[max_exponent]
-            if outcome == kernels.RULES:
-                outcome, points = self._play_exact(a)
-                obs, legal, max_tile = self._observe()
-        else:
-            outcome, points = self._play_exact(a)
-            obs, legal, max_tile = self._observe()
-        self._legal = legal
-        if outcome == kernels.LEGAL:
-            self._score += int(points)
-            self._moves += 1
-            reward = self.config.reward_for(points)
-            illegal = False
-        else:
-            reward = self._illegal_reward
-            illegal = True
-        terminated = legal == 0 or (illegal and self._terminate_on_illegal)
-        return obs, reward, terminated, False, self._info(max_tile, illegal)
+            obs = self._blank.copy()
+            outcome, reward, terminated, legal, max_exponent, score, moves, seed = self._kernel(
+                self._words, a, self._setting_words, obs
+            )
+            if outcome != kernels.RULES:
+                info = _info(legal, TILES[max_exponent], outcome == kernels.ILLEGAL, score, moves, seed)
+                return obs, reward, terminated, False, info
+        new, legal_move, reward, terminated, _, _ = exact.step(self._state, 0, self.board, a, self._settings)
+        self._exact = new if self._state["exact"][0] else None
+        obs, legal, max_tile = self._observe()
+        info = _info(legal, max_tile, not legal_move, self.score, self.moves, self.game_seed)
+        return obs, reward, terminated, False, info
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -142,27 +133,14 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
             return None
         board = self.board
         if self.render_mode == "ansi":
-            return render.ansi(board, self._score, self._moves)
+            return render.ansi(board, self.score, self.moves)
         return render.rgb(exact.exponents(board))
 
     # ---- internals --------------------------------------------------------------------------
 
     def _require_reset(self) -> None:
-        if self._seed is None:
+        if not self._started:
             raise RuntimeError("call reset() before using the environment")
-
-    def _play_exact(self, action: int) -> tuple[int, int]:
-        """Play ``action`` with ``twenty48.rules`` (tiles above 32768): (outcome, points)."""
-        board = self.board
-        seed, index = int(self._state[kernels.SEED]), int(self._state[kernels.SPAWN_INDEX])
-        new, points, legal = exact.play(board, action, seed, index)
-        if not legal:
-            return kernels.ILLEGAL, 0
-        bits = exact.pack(new)
-        self._exact = None if bits is not None else new
-        self._state[kernels.BOARD] = 0 if bits is None else bits
-        self._state[kernels.SPAWN_INDEX] = index + 1
-        return kernels.LEGAL, points
 
     def _observe(self) -> tuple[np.ndarray, int, int]:
         """(observation, legal mask, max tile) of the current board."""
@@ -170,8 +148,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
             grid = exact.exponents(self._exact)
             obs = exact.onehot(grid) if self.config.onehot else grid
             return obs, exact.legal_mask(self._exact), self._exact.max_tile
-        bits = self._state[kernels.BOARD]
-        obs = np.empty(self._shape, dtype=np.uint8)
+        bits = self._state["board"][0]
+        obs = self._blank.copy()
         if self.config.onehot:
             kernels.write_onehot(bits, obs)
         else:
@@ -179,12 +157,15 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         legal, max_exponent = kernels.describe(bits)
         return obs, legal, TILES[max_exponent]
 
-    def _info(self, max_tile: int, illegal: bool) -> dict[str, Any]:
-        return {
-            "action_mask": ACTION_MASKS[self._legal].copy(),
-            "score": self._score,
-            "max_tile": max_tile,
-            "moves": self._moves,
-            "illegal": illegal,
-            "seed": self._seed,
-        }
+
+def _info(legal: int, max_tile: int, illegal: bool, score: int, moves: int, seed: int) -> dict[str, Any]:
+    """A step's or reset's ``info`` (documented in ``twenty48.env``); the counters arrive as Python
+    ints (numba boxes the kernel's int64 and uint64 results as int)."""
+    return {
+        "action_mask": ACTION_MASKS[legal].copy(),
+        "score": score,
+        "max_tile": max_tile,
+        "moves": moves,
+        "illegal": illegal,
+        "seed": seed,
+    }

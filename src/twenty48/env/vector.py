@@ -60,17 +60,11 @@ class Twenty48VectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(4)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
-        n = num_envs
-        self._boards = np.zeros(n, dtype=np.uint64)
-        self._seeds = np.zeros(n, dtype=np.uint64)
-        self._moves = np.zeros(n, dtype=np.int64)
-        self._scores = np.zeros(n, dtype=np.int64)
-        self._steps = np.zeros(n, dtype=np.int64)
-        # Boards holding a tile above 32768 live in _exact (index -> Board) and are flagged here.
-        self._rules = np.zeros(n, dtype=np.bool_)
+        self._settings = self.config.step_settings(max_episode_steps)
+        # One kernels.STATE record per game.
+        self._state = np.zeros(num_envs, dtype=kernels.STATE)
+        # Boards holding a tile above 32768 live here (index -> Board), flagged "exact" in _state.
         self._exact: dict[int, Board] = {}
-        # The episode ended at the board's last step (next-step autoreset resets it on the next).
-        self._done = np.zeros(n, dtype=np.bool_)
         self._started = False
 
     # ---- gymnasium API ----------------------------------------------------------------------
@@ -92,85 +86,49 @@ class Twenty48VectorEnv(VectorEnv):
             chosen = explicit[i]
             if chosen is None:
                 chosen = (
-                    chained_seed(int(self._seeds[i]))
+                    chained_seed(int(self._state["seed"][i]))
                     if self._started
                     else int(self.np_random.integers(0, 1 << 53))
                 )
             new_seeds[k] = chosen
         self._start_games(which, new_seeds)
-        if request.board is not None:
-            bits = exact.pack(request.board)
-            if bits is None:
-                self._rules[which] = True
-                self._exact.update(dict.fromkeys(which.tolist(), request.board))
-            else:
-                self._boards[which] = bits
-            self._scores[which] = request.score
+        if request.board is not None and exact.prepare(self._state, which, request.board, request.score):
+            self._exact.update(dict.fromkeys(which.tolist(), request.board))
         self._started = True
 
-        exps = np.empty((n, 4, 4), dtype=np.uint8)
-        masks = np.empty((n, 4), dtype=np.int8)
-        max_tiles = np.empty(n, dtype=np.int64)
-        kernels.vector_observe(self._boards, self._rules, exps, masks, max_tiles)
+        out = kernels.Outputs.empty(n)
+        kernels.vector_observe(self._state, np.arange(n), out)
         for i, board in self._exact.items():
-            self._observe_exact(i, board, exps, masks, max_tiles)
-        info = self._info(masks, max_tiles, np.zeros(n, dtype=np.bool_))
-        return self._observations(exps), info
+            self._observe_exact(i, board, out)
+        info = self._info(out.masks, out.max_tiles, np.zeros(n, dtype=np.bool_))
+        return self._observations(out.exps), info
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = self._check_actions(actions)
-        if self.autoreset_mode is AutoresetMode.DISABLED and self._done.any():
-            finished = np.flatnonzero(self._done)
+        done = self._state["done"]
+        if self.autoreset_mode is AutoresetMode.DISABLED and done.any():
+            finished = np.flatnonzero(done)
             raise ValueError(
                 f"boards {finished[:10].tolist()} finished their episode; with autoreset disabled, reset "
                 "them first with reset(options={'reset_mask': mask})"
             )
-        n = self.num_envs
-        exps = np.empty((n, 4, 4), dtype=np.uint8)
-        rewards = np.empty(n, dtype=np.float64)
-        terminated = np.empty(n, dtype=np.bool_)
-        truncated = np.empty(n, dtype=np.bool_)
-        illegal = np.empty(n, dtype=np.bool_)
-        masks = np.empty((n, 4), dtype=np.int8)
-        max_tiles = np.empty(n, dtype=np.int64)
-        deferred = np.empty(n, dtype=np.bool_)
+        out = kernels.Outputs.empty(self.num_envs)
+        deferred = np.empty(self.num_envs, dtype=np.intp)
         left = kernels.vector_step(
-            acts,
-            self._boards,
-            self._seeds,
-            self._moves,
-            self._scores,
-            self._steps,
-            self._rules,
-            self._done,
-            exps,
-            rewards,
-            terminated,
-            truncated,
-            illegal,
-            masks,
-            max_tiles,
-            deferred,
-            self.config.reward_code,
-            self.config.illegal_reward,
-            self.config.terminate_on_illegal,
-            self.max_episode_steps or 0,
-            self.autoreset_mode is AutoresetMode.NEXT_STEP,
+            self._state, acts, self._settings, self.autoreset_mode is AutoresetMode.NEXT_STEP, out, deferred
         )
         if self._exact:
             # Next-step autoreset may have replaced an exact board by a new game.
-            for i in [i for i in self._exact if not self._rules[i]]:
+            for i in [i for i in self._exact if not self._state["exact"][i]]:
                 del self._exact[i]
-        if left:
-            outputs = (exps, rewards, terminated, truncated, illegal, masks, max_tiles)
-            for i in np.flatnonzero(deferred).tolist():
-                self._step_exact(i, int(acts[i]), *outputs)
-        info = self._info(masks, max_tiles, illegal)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and self._done.any():
-            self._reset_finished(exps, masks, max_tiles, info)
-        return self._observations(exps), rewards, terminated, truncated, info
+        for i in deferred[:left].tolist():
+            self._step_exact(i, int(acts[i]), out)
+        info = self._info(out.masks, out.max_tiles, out.illegal)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and self._state["done"].any():
+            self._reset_finished(out, info)
+        return self._observations(out.exps), out.rewards, out.terminated, out.truncated, info
 
     def render(self) -> tuple[str | np.ndarray, ...] | None:
         """One frame per board, as ``SyncVectorEnv`` does."""
@@ -183,7 +141,8 @@ class Twenty48VectorEnv(VectorEnv):
         for i in range(self.num_envs):
             board = self.board(i)
             if self.render_mode == "ansi":
-                frames.append(render.ansi(board, int(self._scores[i]), int(self._moves[i])))
+                game = self._state[i]
+                frames.append(render.ansi(board, int(game["score"]), int(game["moves"])))
             else:
                 frames.append(render.rgb(exact.exponents(board)))
         return tuple(frames)
@@ -195,7 +154,7 @@ class Twenty48VectorEnv(VectorEnv):
         i = operator.index(index)
         if not 0 <= i < self.num_envs:
             raise ValueError(f"index must be 0-{self.num_envs - 1}, got {i}")
-        return self._exact[i] if self._rules[i] else fast.from_bitboard(self._boards[i])
+        return self._exact[i] if self._state["exact"][i] else fast.from_bitboard(self._state["board"][i])
 
     # ---- internals --------------------------------------------------------------------------
 
@@ -236,69 +195,39 @@ class Twenty48VectorEnv(VectorEnv):
             return [None if s is None else check_seed(s) for s in seed]
         raise ValueError(f"seed must be None, an integer or a list of {n} integers or None")
 
-    def _step_exact(
-        self,
-        i: int,
-        action: int,
-        exps: np.ndarray,
-        rewards: np.ndarray,
-        terminated: np.ndarray,
-        truncated: np.ndarray,
-        illegal: np.ndarray,
-        masks: np.ndarray,
-        max_tiles: np.ndarray,
-    ) -> None:
-        """Step board ``i`` with ``twenty48.rules`` (what the kernel deferred), same bookkeeping."""
-        board = self.board(i)
-        self._steps[i] += 1
-        new, points, legal = exact.play(board, action, int(self._seeds[i]), 2 + int(self._moves[i]))
-        if legal:
-            self._moves[i] += 1
-            self._scores[i] += points
-            rewards[i] = self.config.reward_for(points)
-        else:
-            rewards[i] = self.config.illegal_reward
-        illegal[i] = not legal
-        bits = exact.pack(new)
-        if bits is None:
+    def _step_exact(self, i: int, action: int, out: kernels.Outputs) -> None:
+        """Step game ``i`` with ``twenty48.rules`` (what the kernel deferred)."""
+        new, legal, reward, terminated, truncated, _ = exact.step(
+            self._state, i, self.board(i), action, self._settings
+        )
+        if self._state["exact"][i]:
             self._exact[i] = new
-            self._rules[i] = True
         else:
             self._exact.pop(i, None)
-            self._rules[i] = False
-            self._boards[i] = bits
-        self._observe_exact(i, new, exps, masks, max_tiles)
-        terminated[i] = not masks[i].any() or (not legal and self.config.terminate_on_illegal)
-        truncated[i] = self.max_episode_steps is not None and self._steps[i] >= self.max_episode_steps
-        self._done[i] = terminated[i] or truncated[i]
+        out.rewards[i] = reward
+        out.terminated[i] = terminated
+        out.truncated[i] = truncated
+        out.illegal[i] = not legal
+        self._observe_exact(i, new, out)
 
     @staticmethod
-    def _observe_exact(
-        i: int, board: Board, exps: np.ndarray, masks: np.ndarray, max_tiles: np.ndarray
-    ) -> None:
-        exps[i] = exact.exponents(board)
-        legal = exact.legal_mask(board)
-        masks[i] = ACTION_MASKS[legal]
-        max_tiles[i] = board.max_tile
+    def _observe_exact(i: int, board: Board, out: kernels.Outputs) -> None:
+        out.exps[i] = exact.exponents(board)
+        out.masks[i] = ACTION_MASKS[exact.legal_mask(board)]
+        out.max_tiles[i] = board.max_tile
 
     def _start_games(self, which: np.ndarray, new_seeds: np.ndarray) -> None:
         """New games from ``new_seeds`` on boards ``which``, all on the bitboard."""
-        kernels.vector_new_games(
-            which, new_seeds, self._boards, self._seeds, self._moves, self._scores, self._steps, self._rules
-        )
+        kernels.vector_new_games(self._state, which, new_seeds)
         for i in which.tolist():
             self._exact.pop(i, None)
-        self._done[which] = False
 
-    def _reset_finished(
-        self, exps: np.ndarray, masks: np.ndarray, max_tiles: np.ndarray, info: dict[str, Any]
-    ) -> None:
+    def _reset_finished(self, out: kernels.Outputs, info: dict[str, Any]) -> None:
         """Same-step autoreset: keep the last observation and info of every finished board in
         ``final_obs`` / ``final_info``, then start its next game in place."""
-        finished = self._done.copy()
+        finished = self._state["done"].copy()
         which = np.flatnonzero(finished)
-        final_exps = exps[which]
-        final_planes = self._observations(final_exps)
+        final_planes = self._observations(out.exps[which])
         final_obs = np.full(self.num_envs, None, dtype=object)
         for k, i in enumerate(which.tolist()):
             final_obs[i] = final_planes[k]
@@ -306,10 +235,11 @@ class Twenty48VectorEnv(VectorEnv):
         for key, value in info.items():
             final_info[key] = value.copy()
             final_info[f"_{key}"] = finished.copy()
-        new_seeds = np.array([chained_seed(int(self._seeds[i])) for i in which], dtype=np.uint64)
+        seeds = self._state["seed"]
+        new_seeds = np.array([chained_seed(int(seeds[i])) for i in which], dtype=np.uint64)
         self._start_games(which, new_seeds)
-        kernels.vector_observe(self._boards, ~finished, exps, masks, max_tiles)
-        info.update(self._info(masks, max_tiles, info["illegal"] & ~finished))
+        kernels.vector_observe(self._state, which, out)
+        info.update(self._info(out.masks, out.max_tiles, info["illegal"] & ~finished))
         info["final_obs"] = final_obs
         info["_final_obs"] = finished
         info["final_info"] = final_info
@@ -325,9 +255,9 @@ class Twenty48VectorEnv(VectorEnv):
     def _info(self, masks: np.ndarray, max_tiles: np.ndarray, illegal: np.ndarray) -> dict[str, Any]:
         return {
             "action_mask": masks,
-            "score": self._scores.copy(),
+            "score": self._state["score"].copy(),
             "max_tile": max_tiles,
-            "moves": self._moves.copy(),
+            "moves": self._state["moves"].copy(),
             "illegal": illegal,
-            "seed": self._seeds.copy(),
+            "seed": self._state["seed"].copy(),
         }

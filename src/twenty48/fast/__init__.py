@@ -2,8 +2,9 @@
 
 ``twenty48.rules`` is the specification; this package is the same rules at
 tens of millions of moves per second, proven equal to ``rules`` by
-differential tests. Its limit is the 4-bit cell: exponents up to 15 (32768).
-Two consequences for callers, who must never return a wrong answer:
+differential tests. Its limit is the 4-bit cell: exponents up to
+``BITBOARD_MAX_EXPONENT`` = 15 (32768). Two consequences for callers, who must
+never return a wrong answer:
 
 * ``to_bitboard`` raises ``ValueError`` for a board holding 65536 or 131072;
   such boards are handled with ``rules`` directly.
@@ -11,6 +12,11 @@ Two consequences for callers, who must never return a wrong answer:
   for that move ``move``/``move_score`` are not the rules' answer, and callers
   apply ``rules`` instead (the environment does; the solver treats it as a
   board it has to evaluate through ``rules``).
+
+This module's names are the engine's public surface. Kernels that build on the
+engine's internals (row tables, ``transpose``, the SplitMix64 ``draw``) import
+them from ``twenty48.fast.bitboard``; the benchmark's random-play loops live in
+the private ``twenty48.fast._playouts``.
 """
 
 from __future__ import annotations
@@ -25,8 +31,6 @@ from twenty48.fast.bitboard import (
     RIGHT,
     UP,
     count_empty,
-    draw,
-    empty_mask,
     is_over,
     legal_mask,
     max_exponent,
@@ -34,24 +38,19 @@ from twenty48.fast.bitboard import (
     move_overflows,
     move_score,
     new_board,
-    place,
-    random_play,
-    random_playout,
+    play,
     spawn,
-    transpose,
 )
-from twenty48.fast.tables import MAX_EXPONENT
+from twenty48.fast.tables import BITBOARD_MAX_EXPONENT
 from twenty48.rules import CELLS, Board
 
 __all__ = [
+    "BITBOARD_MAX_EXPONENT",
     "DOWN",
     "LEFT",
-    "MAX_EXPONENT",
     "RIGHT",
     "UP",
     "count_empty",
-    "draw",
-    "empty_mask",
     "exponents",
     "from_bitboard",
     "is_over",
@@ -62,19 +61,16 @@ __all__ = [
     "move_score",
     "new_board",
     "pack",
-    "place",
-    "random_play",
-    "random_playout",
+    "play",
     "representable",
     "spawn",
     "to_bitboard",
-    "transpose",
 ]
 
 
 def representable(board: Board) -> bool:
     """Whether every tile fits a 4-bit exponent (no tile above 32768)."""
-    return board.max_tile <= 1 << MAX_EXPONENT
+    return board.max_tile <= 1 << BITBOARD_MAX_EXPONENT
 
 
 def exponents(board: Board) -> list[int]:
@@ -93,7 +89,9 @@ def pack(exponents: Iterable[int]) -> np.uint64:
 def to_bitboard(board: Board) -> np.uint64:
     """Pack a board; ValueError if it holds a tile above 32768."""
     if not representable(board):
-        raise ValueError(f"a bitboard holds tiles up to {1 << MAX_EXPONENT}, this board has {board.max_tile}")
+        raise ValueError(
+            f"a bitboard holds tiles up to {1 << BITBOARD_MAX_EXPONENT}, this board has {board.max_tile}"
+        )
     return pack(exponents(board))
 
 

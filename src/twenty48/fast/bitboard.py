@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from twenty48.fast.tables import build_tables
+from twenty48.spawns import STARTING_TILES
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 
@@ -30,12 +31,14 @@ COL_UP = _T["up"]
 COL_DOWN = _T["down"]
 ROW_SCORE = _T["score"]
 ROW_OVERFLOW = _T["overflow"]
+ROW_LEGAL = _T["legal"]
 
 _ROW_MASK = np.uint64(0xFFFF)
 _NIBBLE = np.uint64(0xF)
 _ONES = np.uint64(0x1111111111111111)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+#: SplitMix64's increment (also stepping the random-play loops' direction streams).
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _U1 = np.uint64(1)
@@ -44,6 +47,7 @@ _U10 = np.uint64(10)
 _U16 = np.uint64(16)
 _U32 = np.uint64(32)
 _U48 = np.uint64(48)
+_STARTING_TILES = np.uint64(STARTING_TILES)
 
 
 @njit("uint64(uint64)", cache=True)
@@ -118,14 +122,45 @@ def move_overflows(b: np.uint64, d: int) -> bool:
     return _line_sum(lines, ROW_OVERFLOW) > 0
 
 
+@njit(cache=True)
+def _line_or(b: np.uint64, table: np.ndarray) -> np.int64:
+    return (
+        np.int64(table[b & _ROW_MASK])
+        | np.int64(table[(b >> _U16) & _ROW_MASK])
+        | np.int64(table[(b >> _U32) & _ROW_MASK])
+        | np.int64(table[(b >> _U48) & _ROW_MASK])
+    )
+
+
+@njit("Tuple((uint64, int64, boolean))(uint64, int64)", cache=True)
+def play(b: np.uint64, d: int) -> tuple[np.uint64, np.int64, bool]:
+    """``(move(b, d), move_score(b, d), move_overflows(b, d))`` at the cost of one move: a move
+    that changes nothing scores nothing and merges no 32768s, and the other two read the lines
+    the move already transposed."""
+    if d in (UP, DOWN):
+        lines = transpose(b)
+        table = COL_UP if d == UP else COL_DOWN
+        moved = (
+            table[lines & _ROW_MASK]
+            | (table[(lines >> _U16) & _ROW_MASK] << _U4)
+            | (table[(lines >> _U32) & _ROW_MASK] << np.uint64(8))
+            | (table[(lines >> _U48) & _ROW_MASK] << np.uint64(12))
+        )
+    else:
+        lines = b
+        moved = map_rows(b, ROW_LEFT if d == LEFT else ROW_RIGHT)
+    if moved == b:
+        return moved, np.int64(0), False
+    return moved, _line_sum(lines, ROW_SCORE), _line_sum(lines, ROW_OVERFLOW) > 0
+
+
 @njit("int64(uint64)", cache=True)
 def legal_mask(b: np.uint64) -> int:
-    """Bit ``d`` is set when direction ``d`` is legal."""
-    mask = 0
-    for d in range(4):
-        if move(b, d) != b:
-            mask |= 1 << d
-    return mask
+    """Bit ``d`` is set when direction ``d`` is legal: some row changes moved left (right), some
+    column moved up (down), read from one table per line instead of four whole moves."""
+    vertical = _line_or(transpose(b), ROW_LEGAL)
+    horizontal = _line_or(b, ROW_LEGAL)
+    return vertical | (horizontal << 2)
 
 
 @njit("uint64(uint64)", cache=True)
@@ -158,13 +193,13 @@ def max_exponent(b: np.uint64) -> np.int64:
 
 @njit("boolean(uint64)", cache=True)
 def is_over(b: np.uint64) -> bool:
-    return move(b, UP) == b and move(b, DOWN) == b and move(b, LEFT) == b and move(b, RIGHT) == b
+    return legal_mask(b) == 0
 
 
 @njit("uint64(uint64, uint64)", cache=True)
 def draw(seed: np.uint64, index: np.uint64) -> np.uint64:
     """``spawns.draw``: output ``index`` of SplitMix64 seeded with ``seed``."""
-    z = seed + (index + _U1) * _GOLDEN_GAMMA
+    z = seed + (index + _U1) * GOLDEN_GAMMA
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
@@ -195,59 +230,8 @@ def spawn(b: np.uint64, seed: np.uint64, index: np.uint64) -> np.uint64:
 
 @njit("uint64(uint64)", cache=True)
 def new_board(seed: np.uint64) -> np.uint64:
-    """The starting position of ``Game.new(seed)``."""
-    return spawn(spawn(np.uint64(0), seed, np.uint64(0)), seed, _U1)
-
-
-@njit("Tuple((uint64, int64, int64))(uint64, uint64, uint64)", cache=True)
-def random_playout(b: np.uint64, seed: np.uint64, index: np.uint64) -> tuple[np.uint64, np.int64, np.int64]:
-    """Play uniformly random directions until the game is over (or a 32768 pair would merge).
-
-    Spawns continue the game's sequence from spawn ``index``; the directions come from a
-    separate SplitMix64 stream. Returns (final board, points scored, legal moves made).
-    """
-    score = np.int64(0)
-    moves = np.int64(0)
-    state = seed ^ np.uint64(0xD1B54A32D192ED03)
-    while True:
-        mask = legal_mask(b)
-        if mask == 0:
-            break
-        state += _GOLDEN_GAMMA
-        d = np.int64(draw(state, np.uint64(0)) & np.uint64(3))
-        while not (mask >> d) & 1:
-            d = (d + 1) & 3
-        if move_overflows(b, d):
-            break
-        score += move_score(b, d)
-        b = spawn(move(b, d), seed, index)
-        index += _U1
-        moves += 1
-    return b, score, moves
-
-
-@njit("UniTuple(int64, 2)(uint64, int64)", cache=True)
-def random_play(seed: np.uint64, attempts: int) -> tuple[np.int64, np.int64]:
-    """The engine benchmark's loop: ``attempts`` uniformly random directions, a spawn after each
-    legal one, a new game whenever one is over. Returns (legal moves, games finished)."""
-    rng = seed ^ np.uint64(0xD1B54A32D192ED03)
-    game_seed = seed
-    b = new_board(game_seed)
-    index = np.uint64(2)
-    legal = np.int64(0)
-    games = np.int64(0)
-    for _ in range(attempts):
-        rng += _GOLDEN_GAMMA
-        d = np.int64(draw(rng, np.uint64(0)) & np.uint64(3))
-        moved = move(b, d)
-        if moved == b:
-            if is_over(b):
-                games += 1
-                game_seed += _U1
-                b = new_board(game_seed)
-                index = np.uint64(2)
-            continue
-        b = spawn(moved, game_seed, index)
-        index += _U1
-        legal += 1
-    return legal, games
+    """The starting position of ``Game.new(seed)``: spawns 0 to ``STARTING_TILES - 1``."""
+    b = np.uint64(0)
+    for index in range(STARTING_TILES):
+        b = spawn(b, seed, np.uint64(index))
+    return b

@@ -13,8 +13,9 @@ import numpy as np
 from numba import njit
 
 ROWS = 1 << 16
-#: The largest exponent a nibble holds (2**15 = 32768); a merge of two 32768 tiles overflows it.
-MAX_EXPONENT = 15
+#: The largest exponent a bitboard's 4-bit cell holds (2**15 = 32768); a merge of two 32768
+#: tiles overflows it. The rules' largest tile is larger (``rules.MAX_TILE``, 2**17).
+BITBOARD_MAX_EXPONENT = 15
 
 
 @njit(cache=True)
@@ -30,7 +31,7 @@ def _slide_left(row: int) -> tuple[int, int, bool]:
         if e == 0:
             continue
         if n > 0 and out[n - 1] == e and not last_merged:
-            if e == MAX_EXPONENT:
+            if e == BITBOARD_MAX_EXPONENT:
                 overflow = True
             out[n - 1] = e + 1
             score += 1 << (e + 1)
@@ -84,4 +85,6 @@ def build_tables() -> dict[str, np.ndarray]:
         # (and overflows) the same moved left or right.
         "score": score,
         "overflow": overflow,
+        # Bit 0: the row changes moved left; bit 1: moved right.
+        "legal": ((left != rows) | ((right != rows) << 1)).astype(np.uint8),
     }
