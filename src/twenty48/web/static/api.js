@@ -16,7 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// Also the history views' (views/), which add their own requests on the same terms.
+export async function call(method, path, body) {
   let response;
   try {
     response = await fetch(path, {

@@ -53,12 +53,25 @@ function bind() {
   $("keep-going").addEventListener("click", () => queue.keepGoing());
   $("hint").addEventListener("click", () => auto.hint());
   $("auto").addEventListener("click", () => auto.toggle());
+  $("history").addEventListener("click", () => (location.hash = "#/history"));
+  $("stats").addEventListener("click", () => (location.hash = "#/stats"));
+  addEventListener("hashchange", route);
   // Browsers allow sound only after a gesture; any of these counts.
   for (const type of ["keydown", "pointerdown"]) document.addEventListener(type, () => sound.unlock(), { capture: true });
   // Another tab may have played meanwhile: look again when this one comes back.
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) queue.lookAgain();
   });
+}
+
+// History, statistics and replays load on first use (views/), so the play view's first board stays
+// small; coming back to play, this tab looks again at a game another view may have changed.
+let views = null;
+async function route() {
+  if (!views && !location.hash.startsWith("#/")) return;
+  auto.stop();
+  views ??= import("./views/views.js").then((module) => module.mount({ i18n, hud }));
+  if ((await views).route(location.hash) === "play") queue.lookAgain();
 }
 
 async function start() {
@@ -68,6 +81,7 @@ async function start() {
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
+  route();
 }
 
 start();

@@ -3,6 +3,7 @@
 
 const STRINGS = {
   en: {
+    history: "History", statistics: "Statistics",
     score: "Score", best: "Best", moves: "Moves", newGame: "New game", newShort: "New game", undo: "Undo", hint: "Hint",
     auto: "Auto-play", stop: "Stop", sound: "Sound", settings: "Settings", board: "Game board",
     directions: "Direction buttons", up: "Up", down: "Down", left: "Left", right: "Right",
@@ -21,6 +22,7 @@ const STRINGS = {
     helpMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N starts a new game · swipe on the board; a swipe that starts on a tile moves only that tile",
   },
   ja: {
+    history: "履歴", statistics: "統計",
     score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新しい\u200bゲーム", undo: "戻す",
     hint: "ヒント", auto: "自動\u200bプレイ", stop: "停止", sound: "サウンド", settings: "設定", board: "盤面",
     directions: "方向ボタン", up: "上", down: "下", left: "左", right: "右",
@@ -39,6 +41,7 @@ const STRINGS = {
     helpMerge: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム · 盤面をスワイプ（タイルから始めるとそのタイルだけが動く）",
   },
   zh: {
+    history: "历史", statistics: "统计",
     score: "分数", best: "最高分", moves: "步数", newGame: "新游戏", newShort: "新游戏", undo: "撤销", hint: "提示",
     auto: "自动", stop: "停止", sound: "声音", settings: "设置", board: "棋盘",
     directions: "方向按钮", up: "上", down: "下", left: "左", right: "右",
@@ -84,6 +87,11 @@ export class I18n {
 
   number(value) {
     return new Intl.NumberFormat(this.lang, { notation: "compact", maximumFractionDigits: 1 }).format(value);
+  }
+
+  // Strings of a part of the page loaded later (views/strings.js), in the same shape as STRINGS.
+  extend(strings) {
+    for (const [lang, texts] of Object.entries(strings)) Object.assign(STRINGS[lang], texts);
   }
 
   apply(lang) {

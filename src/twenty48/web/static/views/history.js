@@ -1,0 +1,215 @@
+// The history: the player's games a page at a time, sorted and filtered by the server, each with a
+// replay link, its export file and a delete button; the whole history's export and an import.
+
+import { call } from "../api.js";
+import { element, errorText } from "./dom.js";
+
+const PAGE_SIZE = 20;
+const SORTS = ["date", "score", "max_tile"];
+const VARIANTS = ["", "classic", "merge"];
+const FINISHED = ["", "true", "false"];
+
+function select(part, label, options) {
+  const wrap = element("label", { class: "field" });
+  const el = element("select", { "data-part": part });
+  for (const [value, text] of options) el.append(element("option", { value }, text));
+  wrap.append(element("span", {}, label), el);
+  return [wrap, el];
+}
+
+export class HistoryView {
+  constructor(root, { i18n, hud }) {
+    this.root = root;
+    this.i18n = i18n;
+    this.hud = hud;
+    this.filters = { sort: "date", variant: "", finished: "" };
+    this.cursors = [null]; // the `before` of each page seen so far; the last one's is the next page's
+    this.page = 0;
+  }
+
+  t(key, vars) {
+    return this.i18n.t(key, vars);
+  }
+
+  async open() {
+    this.build();
+    await this.load();
+  }
+
+  close() {
+    this.dialog?.close();
+  }
+
+  build() {
+    const t = (key) => this.t(key);
+    const filters = element("div", { class: "filters" });
+    const choices = {
+      sort: SORTS.map((s) => [s, t(`sort_${s}`)]),
+      variant: VARIANTS.map((v) => [v, v ? t(v) : t("allModes")]),
+      finished: FINISHED.map((f) => [f, t(`finished_${f || "all"}`)]),
+    };
+    for (const [key, label] of [["sort", "sortBy"], ["variant", "mode"], ["finished", "finishedFilter"]]) {
+      const [wrap, el] = select(key, t(label), choices[key]);
+      el.value = this.filters[key];
+      el.addEventListener("change", () => {
+        this.filters[key] = el.value;
+        this.cursors = [null];
+        this.page = 0;
+        this.load();
+      });
+      filters.append(wrap);
+    }
+
+    const transfer = element("div", { class: "transfer" });
+    const exportAll = element("a", { class: "btn", href: "/api/export", download: "twenty48-history.json", "data-part": "export-all" }, t("exportAll"));
+    const file = element("input", { type: "file", accept: ".json,application/json", class: "sr-only", "data-part": "import" });
+    const importLabel = element("label", { class: "btn" }, t("importFile"));
+    importLabel.append(file);
+    file.addEventListener("change", () => this.import(file));
+    transfer.append(exportAll, importLabel);
+
+    this.table = element("table", { class: "games" });
+    const head = element("tr");
+    for (const key of ["started", "mode", "score", "largest", "moves", "finishedCol", "assisted", "actions"]) {
+      head.append(element("th", { scope: "col" }, t(key)));
+    }
+    this.table.append(element("caption", { class: "sr-only" }, t("history")));
+    this.table.appendChild(element("thead")).append(head);
+    this.rows = this.table.appendChild(element("tbody"));
+
+    this.newer = element("button", { class: "btn", "data-part": "newer" }, t("newer"));
+    this.older = element("button", { class: "btn", "data-part": "older" }, t("older"));
+    this.newer.addEventListener("click", () => this.turn(-1));
+    this.older.addEventListener("click", () => this.turn(1));
+    this.pageNumber = element("span", { class: "page-number" });
+    const pager = element("nav", { class: "pager", "aria-label": t("pages") });
+    pager.append(this.newer, this.pageNumber, this.older);
+    this.message = element("p", { class: "message", role: "status" });
+    const wrap = element("div", { class: "table-wrap" });
+    wrap.append(this.table);
+    this.root.replaceChildren(element("h2", {}, t("history")), filters, transfer, this.message, wrap, pager);
+  }
+
+  turn(delta) {
+    this.page += delta;
+    this.load();
+  }
+
+  query() {
+    const params = new URLSearchParams({ limit: PAGE_SIZE });
+    const before = this.cursors[this.page];
+    if (before !== null) params.set("before", before);
+    for (const [key, value] of Object.entries(this.filters)) if (value) params.set(key, value);
+    return `/api/games?${params}`;
+  }
+
+  async load() {
+    const asked = this.query();
+    this.asked = asked;
+    let answer;
+    try {
+      answer = await call("GET", asked);
+    } catch (error) {
+      return this.failed(error);
+    }
+    if (this.asked !== asked) return; // the filters changed meanwhile
+    this.cursors[this.page + 1] = answer.next_before;
+    this.rows.replaceChildren(...answer.games.map((game) => this.row(game)));
+    if (!answer.games.length) {
+      const empty = this.rows.appendChild(element("tr")).appendChild(element("td", { colspan: 8 }, this.t("noGames")));
+      empty.className = "empty";
+    }
+    this.newer.disabled = this.page === 0;
+    this.older.disabled = answer.next_before === null;
+    this.pageNumber.textContent = this.t("pageN", { n: this.page + 1 });
+    this.root.dataset.loaded = asked;
+  }
+
+  row(game) {
+    const date = new Intl.DateTimeFormat(this.i18n.lang, { dateStyle: "medium", timeStyle: "short" });
+    const tr = element("tr", { "data-game": game.id });
+    const cells = [
+      date.format(new Date(game.created_at)),
+      this.t(game.variant),
+      game.score,
+      game.max_tile,
+      game.moves,
+      game.finished ? this.t("yes") : game.current ? this.t("inProgress") : this.t("no"),
+      this.assisted(game.assisted),
+    ];
+    for (const text of cells) tr.append(element("td", {}, String(text)));
+    const actions = tr.appendChild(element("td", { class: "actions" }));
+    const label = (key) => this.t(key, { id: game.id });
+    actions.append(
+      element("a", { class: "btn", href: `#/replay/${game.id}/0`, "aria-label": label("replayGame"), "data-part": "replay" }, this.t("replay")),
+      element("a", { class: "btn quiet", href: `/api/games/${game.id}/export`, download: `twenty48-game-${game.id}.json`, "aria-label": label("exportGame") }, this.t("export")),
+    );
+    const remove = element("button", { class: "btn quiet", "aria-label": label("deleteGame"), "data-part": "delete" }, this.t("delete"));
+    remove.addEventListener("click", () => this.confirmDelete(game));
+    actions.append(remove);
+    return tr;
+  }
+
+  // Counted from when the store began to count; an older game's help is unknown.
+  assisted(counts) {
+    if (!counts) return this.t("unknown");
+    const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
+    return parts.length ? parts.map(([key, text]) => this.t(text, { n: counts[key] })).join(" · ") : this.t("no");
+  }
+
+  confirmDelete(game) {
+    this.dialog?.remove();
+    const dialog = element("dialog", { class: "confirm-delete", "aria-labelledby": "delete-title" });
+    dialog.append(element("h2", { id: "delete-title" }, this.t("deleteTitle", { id: game.id })), element("p", {}, this.t("deleteText")));
+    const row = dialog.appendChild(element("div", { class: "row" }));
+    const no = element("button", { class: "btn quiet" }, this.t("cancel"));
+    const yes = element("button", { class: "btn", "data-part": "confirm-delete" }, this.t("delete"));
+    no.addEventListener("click", () => dialog.close());
+    yes.addEventListener("click", async () => {
+      dialog.close();
+      await this.delete(game);
+    });
+    row.append(no, yes);
+    this.root.append(dialog);
+    this.dialog = dialog;
+    dialog.showModal();
+    no.focus();
+  }
+
+  async delete(game) {
+    try {
+      await call("DELETE", `/api/games/${game.id}`);
+    } catch (error) {
+      return this.failed(error);
+    }
+    this.message.textContent = this.t("deleted", { id: game.id });
+    await this.load();
+  }
+
+  async import(input) {
+    const file = input.files[0];
+    input.value = ""; // the same file may be chosen again after fixing it
+    if (!file) return;
+    let data;
+    try {
+      data = JSON.parse(await file.text());
+    } catch {
+      this.message.textContent = this.t("notJson", { name: file.name });
+      return;
+    }
+    try {
+      const answer = await call("POST", "/api/import", data);
+      this.message.textContent = this.t("imported", { n: answer.imported, skipped: answer.skipped });
+    } catch (error) {
+      return this.failed(error);
+    }
+    this.cursors = [null];
+    this.page = 0;
+    await this.load();
+  }
+
+  failed(error) {
+    if (error.retryable) this.hud.notice("offline", { n: 0 }, 3000);
+    else this.message.textContent = errorText(this.i18n, error);
+  }
+}

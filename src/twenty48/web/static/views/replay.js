@@ -1,0 +1,232 @@
+// The replay viewer: one of the player's games as it stood after move n, stepped, scrubbed or played
+// back with the play view's own slide and pop animation (render.js's BoardView). Every position is
+// the server's (positions.js); the page only shows them.
+
+import { BoardView } from "../render.js";
+import { element, errorText } from "./dom.js";
+import { PAGE, Positions } from "./positions.js";
+
+const SPEEDS = [1, 2, 5, 10, 25]; // moves per second
+const DEFAULT_SPEED = 5;
+const LEAP = 100; // moves skipped by Page Up / Page Down
+
+function boardParts(i18n) {
+  const board = element("div", { class: "board", role: "group", "aria-label": i18n.t("board") });
+  for (let i = 0; i < 16; i++) board.append(element("div", { class: "cell", role: "img", "data-value": "0" }));
+  return { board, fx: element("div", { class: "fx", "aria-hidden": "true" }), hints: element("div", { hidden: "" }) };
+}
+
+function typing(target) {
+  return target instanceof HTMLElement && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName);
+}
+
+export class ReplayView {
+  constructor(root, { i18n, hud }) {
+    this.i18n = i18n;
+    this.hud = hud;
+    this.root = root;
+    this.timer = 0;
+    this.playing = false;
+    this.speed = DEFAULT_SPEED;
+  }
+
+  t(key, vars) {
+    return this.i18n.t(key, vars);
+  }
+
+  // Shows game `gameId` after move `move` (clamped to the game).
+  async open(gameId, move) {
+    this.close();
+    this.positions = new Positions(gameId);
+    this.shown = null;
+    this.target = null;
+    this.build(gameId);
+    await this.go(move);
+  }
+
+  close() {
+    this.pause();
+    this.positions = null;
+  }
+
+  build(gameId) {
+    const parts = boardParts(this.i18n);
+    const frame = element("div", { class: "frame replay-frame" });
+    frame.append(parts.board, parts.fx, parts.hints);
+    // BoardView finds its parts by the play board's ids; this board has its own and hands them over.
+    this.view = new BoardView({ querySelector: (id) => parts[id.slice(1)] }, (value) =>
+      value ? this.t("tile", { n: value }) : this.t("empty"),
+    );
+    this.score = element("output", { class: "value", "data-part": "score" }, "0");
+    this.moveNumber = element("output", { class: "value", "data-part": "move" }, "0");
+    this.scrubber = element("input", { type: "range", min: "0", max: "0", value: "0", class: "scrubber", "aria-label": this.t("scrubber") });
+    this.scrubber.addEventListener("input", () => this.go(Number(this.scrubber.value)));
+    this.message = element("p", { class: "message", role: "status" });
+
+    const button = (part, key, act) => {
+      const el = element("button", { class: "btn", "data-part": part, "aria-label": this.t(key), title: this.t(key) }, this.t(`${key}Icon`));
+      el.addEventListener("click", act);
+      return el;
+    };
+    this.playButton = button("play", "play", () => this.toggle());
+    this.playButton.setAttribute("aria-pressed", "false");
+    const speed = element("select", { "data-part": "speed", "aria-label": this.t("replaySpeed") });
+    for (const value of SPEEDS) speed.append(element("option", { value }, this.t("perSecond", { n: value })));
+    speed.value = String(this.speed);
+    speed.addEventListener("change", () => (this.speed = Number(speed.value)));
+    const controls = element("div", { class: "controls" });
+    controls.append(
+      button("first", "first", () => this.go(0)),
+      button("back", "back", () => this.step(-1)),
+      this.playButton,
+      button("forward", "forward", () => this.step(1)),
+      button("last", "last", () => this.go(Infinity)),
+      speed,
+    );
+
+    const jump = element("form", { class: "jump" });
+    const to = element("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-part": "jump" });
+    const label = element("label", {}, this.t("goToMove"));
+    label.append(to);
+    jump.append(label, element("button", { class: "btn", type: "submit" }, this.t("go")));
+    jump.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (to.value !== "") this.go(Number(to.value));
+    });
+
+    const numbers = element("div", { class: "numbers" });
+    for (const [key, output] of [["score", this.score], ["moveNo", this.moveNumber]]) {
+      const box = element("div", { class: "box" });
+      box.append(element("span", { class: "label" }, this.t(key)), output);
+      numbers.append(box);
+    }
+    const head = element("div", { class: "replay-head" });
+    head.append(element("h2", {}, this.t("replayOf", { id: gameId })), numbers);
+    this.root.replaceChildren(head, frame, this.scrubber, controls, jump, this.message);
+  }
+
+  get last() {
+    return this.positions.total === null ? Infinity : this.positions.total - 1;
+  }
+
+  step(delta) {
+    this.pause();
+    const from = this.target ?? 0;
+    return this.go(from + delta, { animate: delta === 1 });
+  }
+
+  // Shows the position after move `n`. The scrubber and number follow at once; the board follows
+  // when the position is here, unless a later request has overtaken this one meanwhile.
+  async go(n, { animate = false } = {}) {
+    const positions = this.positions;
+    let position;
+    try {
+      // The game's end before its length is known: the first page tells it.
+      if (n === Infinity && positions.total === null) await positions.get(0);
+      n = Math.max(0, Math.min(Math.trunc(n) || 0, this.last));
+      this.target = n;
+      this.showNumber(n);
+      position = await positions.get(n);
+      if (position === undefined && positions.total) position = await positions.get(this.last);
+    } catch (error) {
+      if (this.positions === positions) this.failed(error);
+      return false;
+    }
+    if (this.positions !== positions || this.target !== n) return false;
+    if (position === undefined) return this.failed({ message: this.t("noPositions") });
+    this.target = position.move;
+    this.show(position, animate);
+    positions.prefetch(position.move + PAGE / 2);
+    return true;
+  }
+
+  show(position, animate) {
+    const before = this.shown;
+    if (animate && before && position.move === before.move + 1) {
+      this.view.animate(before.board.flat(), {
+        state: { board: position.board },
+        slides: position.slides,
+        merges: position.merges,
+        spawn: position.spawn,
+      });
+    } else {
+      this.view.draw(position.board.flat());
+    }
+    this.shown = position;
+    this.message.textContent = "";
+    this.showNumber(position.move);
+    this.score.textContent = position.score;
+    this.root.dataset.move = position.move;
+    history.replaceState(null, "", `#/replay/${this.positions.gameId}/${position.move}`);
+  }
+
+  showNumber(n) {
+    const last = this.last;
+    if (last !== Infinity) this.scrubber.max = last;
+    this.scrubber.value = n;
+    this.moveNumber.textContent = last === Infinity ? n : this.t("ofMoves", { n, total: last });
+  }
+
+  failed(error) {
+    this.pause();
+    if (error.retryable) this.hud.notice("offline", { n: 0 }, 3000);
+    else this.message.textContent = error.status === 404 ? this.t("gameGone") : errorText(this.i18n, error);
+    return false;
+  }
+
+  // ---- playing back -------------------------------------------------------------------------------
+
+  toggle() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (this.playing || !this.positions) return;
+    if (this.target >= this.last) this.go(0);
+    this.playing = true;
+    this.playButton.setAttribute("aria-pressed", "true");
+    this.playButton.textContent = this.t("pauseIcon");
+    this.playButton.setAttribute("aria-label", this.t("pause"));
+    this.tick();
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    if (!this.playing) return;
+    this.playing = false;
+    this.playButton.setAttribute("aria-pressed", "false");
+    this.playButton.textContent = this.t("playIcon");
+    this.playButton.setAttribute("aria-label", this.t("play"));
+  }
+
+  // One move forward per beat; a page still on its way holds the beat instead of skipping moves.
+  async tick() {
+    const started = performance.now();
+    const moved = await this.go((this.target ?? 0) + 1, { animate: true });
+    if (!this.playing) return;
+    if (!moved || this.target >= this.last) return this.pause();
+    const wait = Math.max(0, 1000 / this.speed - (performance.now() - started));
+    this.timer = setTimeout(() => this.tick(), wait);
+  }
+
+  // ---- keys ---------------------------------------------------------------------------------------
+
+  onKey(event) {
+    if (event.isComposing || typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    const keys = {
+      ArrowRight: () => this.step(1),
+      ArrowLeft: () => this.step(-1),
+      Home: () => (this.pause(), this.go(0)),
+      End: () => (this.pause(), this.go(Infinity)),
+      PageDown: () => (this.pause(), this.go(this.target + LEAP)),
+      PageUp: () => (this.pause(), this.go(this.target - LEAP)),
+    };
+    // Space on a focused button presses that button.
+    if (event.key === " " && !(event.target instanceof HTMLButtonElement)) keys[" "] = () => this.toggle();
+    const act = keys[event.key];
+    if (!act) return;
+    event.preventDefault();
+    act();
+  }
+}

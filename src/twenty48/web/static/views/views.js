@@ -1,0 +1,97 @@
+// The views beside play, loaded with import() the first time one is opened: the history, the
+// statistics and the replay viewer, each reached by an address that can be kept and shared:
+//   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
+// While one is shown the play view is hidden and its keys are kept from it.
+
+import { element } from "./dom.js";
+import { HistoryView } from "./history.js";
+import { ReplayView } from "./replay.js";
+import { StatsView } from "./stats.js";
+import { STRINGS } from "./strings.js";
+
+function stylesheet() {
+  const link = element("link", { rel: "stylesheet", href: new URL("./views.css", import.meta.url).pathname });
+  const loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // unstyled is still usable
+  });
+  document.head.append(link);
+  return loaded;
+}
+
+// "#/replay/12/30" -> ["replay", "12", "30"]; anything unknown is the play view.
+function parse(hash) {
+  const [name, ...args] = hash.replace(/^#\/?/, "").split("/");
+  if (name === "history" || name === "stats") return { name, args };
+  const [id, move] = args;
+  if (name === "replay" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
+    return { name, args: [Number(id), Number(move ?? 0)] };
+  }
+  return { name: "play", args: [] };
+}
+
+class Views {
+  constructor({ i18n, hud }) {
+    this.i18n = i18n;
+    this.play = document.querySelector("main.app");
+    this.section = element("section", { id: "views", class: "views", hidden: "" });
+    const nav = element("nav", { class: "views-nav", "aria-label": i18n.t("views") });
+    for (const [href, key] of [["#/", "backToPlay"], ["#/history", "history"], ["#/stats", "statistics"]]) {
+      nav.append(element("a", { href, class: "link", "data-i18n": key }, i18n.t(key)));
+    }
+    this.links = [...nav.children];
+    this.main = element("div", { class: "view" });
+    this.section.append(nav, this.main);
+    this.play.after(this.section);
+    const context = { i18n, hud };
+    this.views = {
+      history: new HistoryView(this.main, context),
+      stats: new StatsView(this.main, context),
+      replay: new ReplayView(this.main, context),
+    };
+    this.current = null;
+    // Capturing on window runs before the play view's key handler on document, which never sees
+    // a key while a view is open; the keys' own default actions (typing, Tab, Enter) still happen.
+    addEventListener(
+      "keydown",
+      (event) => {
+        if (!this.current) return;
+        event.stopPropagation();
+        if (!document.querySelector("dialog[open]")) this.current.onKey?.(event);
+      },
+      true,
+    );
+  }
+
+  // Shows the view `hash` names; returns its name ("play" when the play view comes back).
+  async route(hash) {
+    const { name, args } = parse(hash);
+    this.current?.close();
+    this.current = this.views[name] ?? null;
+    this.play.hidden = name !== "play";
+    this.section.hidden = name === "play";
+    this.section.dataset.view = name;
+    for (const link of this.links) {
+      if (link.getAttribute("href") === `#/${name}`) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    if (this.current) {
+      document.title = `${this.i18n.t(name === "stats" ? "statistics" : name)} · 2048`;
+      await this.current.open(...args);
+      // The new view's heading takes the focus, so a screen reader and the Tab key start there.
+      const heading = this.main.querySelector("h2");
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    } else {
+      document.title = "2048";
+    }
+    return name;
+  }
+}
+
+// The views, once their stylesheet is in (so nothing shows unstyled first).
+export async function mount(context) {
+  context.i18n.extend(STRINGS);
+  await stylesheet();
+  return new Views(context);
+}
