@@ -27,6 +27,7 @@ from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
 from twenty48.rules import Board, Direction
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
+from twenty48.tui.history_screen import open_history
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.solver import SolverAnswer, SolverSettings, solve
 from twenty48.tui.widgets import (
@@ -66,6 +67,7 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "hint", "Hint", key_display="?"),
         # Lower-case "a" is WASD's left, so auto-play takes the capital.
         Binding("A", "autoplay", "Auto-play", key_display="A"),
+        Binding("r", "history", "History", show=False),
     ]
 
     #: Whether the solver is playing; the status lines say so.
@@ -240,6 +242,10 @@ class GameScreen(Screen[None]):
             return
         hint.show_thinking(self.game.board)
         self._ask_solver(self.settings.hint_seconds)
+
+    def action_history(self) -> None:
+        self._stop_autoplay()
+        open_history(self, true_colour=self.true_colour)
 
     def action_autoplay(self) -> None:
         if self.autoplay:

@@ -135,7 +135,7 @@ export class HistoryView {
       game.max_tile,
       game.moves,
       game.finished ? this.t("yes") : game.current ? this.t("inProgress") : this.t("no"),
-      this.assisted(game.assisted),
+      this.assisted(game),
     ];
     for (const text of cells) tr.append(element("td", {}, String(text)));
     const actions = tr.appendChild(element("td", { class: "actions" }));
@@ -150,9 +150,9 @@ export class HistoryView {
     return tr;
   }
 
-  // Counted from when the store began to count; an older game's help is unknown.
+  // Counted from when the store began to count; an older or imported game's help is unknown (null).
   assisted(counts) {
-    if (!counts) return this.t("unknown");
+    if (counts.assisted === null || counts.hints === null || counts.hints === undefined) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
     return parts.length ? parts.map(([key, text]) => this.t(text, { n: counts[key] })).join(" · ") : this.t("no");
   }
