@@ -23,6 +23,14 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.best_score(player.id, "classic")    # best score the player reached in that variant
     store.games(player.id, limit=20, before=None)       # GameSummary list, newest first
     store.replay(player.id, game_id)          # Replay(seed, variant, actions, start, ...) of a finished game
+    store.games(player.id, sort="score", variant="classic", finished=True)  # sorted, filtered pages
+    store.positions(player.id, game_id, first=0, count=100)  # Positions: boards after moves 0, 1, ...
+    store.stats(player.id, "classic", assisted=False)         # Stats over finished unassisted games
+    store.note_hint(player.id, game_id, revision)  # count a hint asked (once per position)
+    store.move(player.id, game_id, "left", revision=..., auto=True)  # an auto-played move, counted
+    store.delete_game(player.id, game_id)
+    store.export_game(player.id, game_id)     # {"format": "twenty48-game/1", ...}; export_history(...)
+    store.import_games(player.id, transfer.read_file(data))   # ImportResult; ImportRefusedError
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -73,6 +81,11 @@ Layout, and the seam for a second database::
     sqlite.py      the SQLite backend: statements, BEGIN IMMEDIATE, busy and damage errors
     durability.py  WAL, synchronous=FULL or group commit with one fsync per flush, set_aside
     schema.py      the SQLite migrations and ``PRAGMA user_version`` bookkeeping
+    history.py     positions, statistics, deletion, hints asked, export and import (part of Store)
+    checkpoints.py checkpoints and first reaches kept per move; positions replayed from a checkpoint
+    stats.py       a variant's statistics from the aggregate primitives
+    transfer.py    the game and history file formats and the checks of an import
+    sqlite_history.py  the SQLite statements of the history primitives
 
 ``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one. A PostgreSQL
 backend would implement the same ``Connection`` primitives in its dialect (``%s`` placeholders,
@@ -94,8 +107,22 @@ from twenty48.store.errors import (
     StoreUnreadableError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
-from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.records import (
+    ID_LIMIT,
+    DamagedGame,
+    FirstReach,
+    GameRecord,
+    GameSummary,
+    ImportResult,
+    MoveOutcome,
+    Player,
+    Position,
+    Positions,
+    Replay,
+    Stats,
+)
 from twenty48.store.schema import APPLICATION_ID
+from twenty48.store.transfer import ImportRefusedError
 
 __all__ = [
     "APPLICATION_ID",
@@ -106,17 +133,23 @@ __all__ = [
     "Backend",
     "Connection",
     "DamagedGame",
+    "FirstReach",
     "GameConflictError",
     "GameFinishedError",
     "GameInProgressError",
     "GameNotFoundError",
     "GameRecord",
     "GameSummary",
+    "ImportRefusedError",
+    "ImportResult",
     "MoveOutcome",
     "Player",
     "PlayerNotFoundError",
+    "Position",
+    "Positions",
     "Replay",
     "StaleRevisionError",
+    "Stats",
     "Store",
     "StoreError",
     "StoreUnreadableError",

@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from typing import NamedTuple, Protocol
 
 from twenty48.game import Action
+from twenty48.rules import Board
 from twenty48.store.records import DamagedGame, GameSummary, Player
 
 
@@ -44,7 +45,100 @@ class GameColumns(NamedTuple):
     over: bool
 
 
-class Connection(Protocol):
+class Checkpoint(NamedTuple):
+    """The position after move ``move``, enough for a ``Game`` to play on from it."""
+
+    move: int
+    board: Board
+    score: int
+    won: bool
+    keep_playing: bool
+
+
+class ListQuery(NamedTuple):
+    """Which of a player's games a history page holds, in which order."""
+
+    #: "date" (newest first), "score" or "max_tile" (highest first; ties newest first).
+    sort: str
+    #: Only this variant; None for all.
+    variant: str | None
+    #: Only finished (True) or unfinished (False) games; None for both.
+    finished: bool | None
+    #: The page starts after this game in ``sort`` order; None for the first page.
+    before: int | None
+    limit: int
+
+
+class StatsQuery(NamedTuple):
+    """The finished games a statistic covers: one player's, one variant's, assisted ones or not."""
+
+    player_id: int
+    variant: str
+    #: The player's current game, which is not finished unless it is over.
+    current_game_id: int | None
+    #: Leave out every game that had a hint, an auto-played move or an undo, or whose counts are
+    #: unknown.
+    unassisted: bool
+
+
+class HistoryConnection(Protocol):
+    """The primitives of the history, statistics and transfer of games."""
+
+    def history(self, player_id: int, query: ListQuery) -> list[GameSummary]: ...
+
+    def game_header(self, game_id: int) -> tuple[str, int]:
+        """The game's state (as ``state``, without the actions) and its number of moves."""
+
+    def actions_between(self, game_id: int, first_ply: int, last_ply: int) -> list[Action]:
+        """The actions of plies ``first_ply`` .. ``last_ply`` (ply ``k`` is move ``k + 1``)."""
+
+    def checkpoint_before(self, game_id: int, move: int) -> Checkpoint | None:
+        """The latest checkpoint at or before ``move``."""
+
+    def add_checkpoints(self, game_id: int, checkpoints: Sequence[Checkpoint]) -> None: ...
+
+    def add_first_reaches(self, game_id: int, reaches: Sequence[tuple[int, int]]) -> None:
+        """Record (tile, move) pairs: the move at which each tile was first reached."""
+
+    def forget_after(self, game_id: int, move: int) -> None:
+        """Drop the checkpoints and first reaches of moves after ``move``."""
+
+    def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
+        """Add to the game's assisted counts (unknown counts stay unknown)."""
+
+    def hint_revision(self, game_id: int) -> int | None:
+        """The revision of the last hint counted for the game."""
+
+    def set_hint_revision(self, game_id: int, revision: int) -> None: ...
+
+    def mark_imported(self, game_id: int) -> None:
+        """The game came from a file: never ranked, its assisted counts unknown."""
+
+    def same_result(self, player_id: int, columns: GameColumns) -> list[int]:
+        """The player's games (not deleted) whose listing columns equal ``columns``."""
+
+    def delete_game(self, player_id: int, game_id: int, now: str) -> None:
+        """Remove the game's moves, checkpoints and state; its row stays, hidden (ids are never reused)."""
+
+    def stats_totals(self, query: StatsQuery) -> tuple[int, int, int | None, float | None, int]:
+        """(games, finished games, best, mean score, games won); the last four over finished games."""
+
+    def median_score(self, query: StatsQuery) -> float | None: ...
+
+    def reach_counts(self, query: StatsQuery, smallest: int) -> dict[int, int]:
+        """Largest tile (``smallest`` and up) -> how many finished games ended with it."""
+
+    def first_reach(self, query: StatsQuery, smallest: int) -> dict[int, tuple[float, int]]:
+        """Tile -> (median, best) first-reach move over the finished games that reached it."""
+
+    def streaks(self, query: StatsQuery, tile: int) -> tuple[int, int]:
+        """(current, longest) run of finished games, in id order, whose largest tile reached ``tile``."""
+
+    def recent_scores(self, query: StatsQuery, count: int) -> list[int]:
+        """The scores of the last ``count`` finished games, oldest first."""
+
+
+class Connection(HistoryConnection, Protocol):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 
     def player(self, key: str) -> Player | None: ...
@@ -80,9 +174,6 @@ class Connection(Protocol):
 
     def raise_best_score(self, player_id: int, variant: str, score: int) -> None:
         """Keep ``score`` if it beats the best so far."""
-
-    def summaries(self, player_id: int, before: int, limit: int) -> list[GameSummary]:
-        """The player's games with an id below ``before``, newest first."""
 
     def damaged_games(self, player_id: int) -> list[DamagedGame]: ...
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from twenty48.game import Game
+from twenty48.game import Game, Start
+from twenty48.rules import Board
 from twenty48.store.backend import GameColumns
 
 
@@ -25,3 +26,12 @@ def decode(state: str, actions: list[str]) -> Game:
     except TypeError as exc:
         # Not a JSON object, or a field of the wrong type that the format checks missed.
         raise ValueError(str(exc)) from exc
+
+
+def origin(state: str) -> tuple[int, str, Start | None]:
+    """The seed, variant and prepared start of a stored state: where its replay begins, read
+    without the action log."""
+    data = json.loads(state)
+    start = data.get("start")
+    begins = None if start is None else Start(Board.from_rows(start["board"]), start["score"])
+    return data["seed"], data["variant"], begins

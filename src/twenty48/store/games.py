@@ -21,8 +21,8 @@ import platformdirs
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Direction
-from twenty48.store import codec, durability
-from twenty48.store.backend import Backend, Connection, GameRow
+from twenty48.store import checkpoints, codec, durability
+from twenty48.store.backend import Backend, Connection, GameRow, ListQuery
 from twenty48.store.cache import GameCache
 from twenty48.store.errors import (
     GameConflictError,
@@ -34,15 +34,19 @@ from twenty48.store.errors import (
     StoreUnreadableError,
     refusal,
 )
+from twenty48.store.history import HistoryStore
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
 
 #: The name of the player who plays on this machine's terminal.
+#: How ``Store.games`` can order a page.
+SORTS = ("date", "score", "max_tile")
+
 TERMINAL_PLAYER = "terminal"
 
 
-class Store:
+class Store(HistoryStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     def __init__(self, backend: Backend) -> None:
@@ -174,18 +178,24 @@ class Store:
         *,
         cell: int | None = None,
         revision: int | None = None,
+        auto: bool = False,
     ) -> MoveOutcome:
         """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
-        a single-tile move on a game whose variant has none."""
+        a single-tile move on a game whose variant has none. ``auto``: the move was auto-played
+        (counted in the game's assisted counts)."""
         action = make_action(direction, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
+            max_before = game.board.max_tile
             with self._refusals(db, row, game):
                 turn = game.play(action)
             if turn.changed:
                 _log(db, row.id, game, game.moves - 1)
+                checkpoints.note_move(db, row.id, max_before, game)
+                if auto:
+                    db.add_assists(row.id, auto_moves=1)
                 row = self._save(db, row, game)
             return MoveOutcome(turn, self._as_record(db, row, game))
 
@@ -196,6 +206,8 @@ class Store:
             with self._refusals(db, row, game):
                 game.undo()
             db.delete_action(row.id, game.moves)
+            checkpoints.note_undo(db, row.id, game)
+            db.add_assists(row.id, undos=1)
             return self._as_record(db, self._save(db, row, game), game)
 
     def keep_going(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
@@ -208,12 +220,26 @@ class Store:
                 row = self._save(db, row, game)
             return self._as_record(db, row, game)
 
-    def games(self, player_id: int, *, limit: int = 20, before: int | None = None) -> list[GameSummary]:
-        """The player's games, newest first; ``before`` (a game id) pages further back."""
+    def games(
+        self,
+        player_id: int,
+        *,
+        limit: int = 20,
+        before: int | None = None,
+        sort: str = "date",
+        variant: str | None = None,
+        finished: bool | None = None,
+    ) -> list[GameSummary]:
+        """The player's games, newest first, or highest ``sort="score"`` / ``"max_tile"`` first
+        (ties newest first); ``before`` (a game id) pages on after that game; ``variant`` and
+        ``finished`` filter. Raises ValueError for an unknown sort or variant."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        if sort not in SORTS:
+            raise ValueError(f"sort must be one of {', '.join(SORTS)}, got {sort!r}")
+        name = get_variant(variant).name if variant is not None else None
         with self._read() as db:
-            return db.summaries(player_id, before if before is not None else ID_LIMIT, limit)
+            return db.history(player_id, ListQuery(sort, name, finished, before, limit))
 
     def replay(self, player_id: int, game_id: int) -> Replay:
         """The seed, variant, start and moves of a finished game:
@@ -276,6 +302,7 @@ class Store:
         """Store ``game`` (state and whole log) as the player's current game; returns its id."""
         game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now())
         _log(db, game_id, game, 0)
+        checkpoints.note_game(db, game_id, game)
         db.set_current_game(player_id, game_id)
         self._cache.put(game_id, 0, game)
         return game_id

@@ -72,10 +72,25 @@ class GameSummary:
     current: bool
     created_at: str
     updated_at: str
+    #: Hints asked (once per position), auto-played moves and undos; None ("unknown") for a game
+    #: stored before the store counted them, or imported.
+    hints: int | None = None
+    auto_moves: int | None = None
+    undos: int | None = None
+    #: "played" here, or "imported" from a file (never ranked).
+    origin: str = "played"
 
     @property
     def finished(self) -> bool:
         return self.over or not self.current
+
+    @property
+    def assisted(self) -> bool | None:
+        """Any hint, auto-played move or undo; None when the counts are unknown."""
+        counts = (self.hints, self.auto_moves, self.undos)
+        if any(c is None for c in counts):
+            return None
+        return any(counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +129,63 @@ class DamagedGame:
     #: Why the game could not be read as it was stored.
     problem: str
     found_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The board after move ``move`` of a game's current line (move 0: the start, nothing slid)."""
+
+    move: int
+    board: Board
+    score: int
+    #: What move ``move`` did, as in ``twenty48.game.Turn``; empty and None for move 0.
+    slides: tuple[tuple[int, int], ...]
+    merges: tuple[int, ...]
+    spawn: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Positions:
+    game_id: int
+    #: How many positions the game has: its moves + 1 (the last one is move ``total - 1``).
+    total: int
+    positions: tuple[Position, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FirstReach:
+    """Move numbers at which a tile was first reached, over the finished games that reached it."""
+
+    median: float | None
+    best: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """One variant's figures for one player; the score figures are over finished games."""
+
+    variant: str
+    games: int
+    finished: int
+    best: int | None
+    mean: float | None
+    median: float | None
+    #: Tile (2048 up to the largest reached) -> fraction of finished games whose largest tile reached it.
+    reach: dict[int, float]
+    first_reach: dict[int, FirstReach]
+    #: Fraction of finished games won (a merge made 2048).
+    win_rate: float | None
+    #: Runs of finished games (in the order played) whose largest tile reached 2048: the run
+    #: still going at the newest game, and the longest.
+    streak_current: int
+    streak_best: int
+    #: Scores of the last 100 finished games, oldest first.
+    recent: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    #: Ids of the games stored, in file order.
+    imported: tuple[int, ...]
+    #: Games of the file already present (same seed, variant, start and actions), not stored again.
+    skipped: int

@@ -167,8 +167,76 @@ def _rebased(state: str) -> Game | None:
     )
 
 
+def _history_4(db: sqlite3.Connection) -> None:
+    # Assisted counts exist from this version on: new games start at 0 (the column default), the
+    # games already stored are unknown (NULL), since nobody counted their hints, auto-play or undos.
+    for column in ("hints", "auto_moves", "undos"):
+        db.execute(f"ALTER TABLE games ADD COLUMN {column} INTEGER DEFAULT 0")
+        db.execute(f"UPDATE games SET {column} = NULL")
+    # The revision of the last hint counted: a hint is counted once per position.
+    db.execute("ALTER TABLE games ADD COLUMN hint_revision INTEGER")
+    # An imported game is never ranked; a deleted one keeps a hidden row (set_aside) so that its id
+    # is never given to another game, which a page still holding it could then act on.
+    db.execute(
+        "ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT 'played' "
+        "CHECK (origin IN ('played', 'imported'))"
+    )
+    db.execute("ALTER TABLE games ADD COLUMN deleted_at TEXT")
+    # The move at which each tile value was first on the board (0: the start), for the statistics;
+    # written as it happens, undone with the move.
+    db.execute(
+        """
+        CREATE TABLE game_first_reach (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            tile INTEGER NOT NULL,
+            move INTEGER NOT NULL,
+            PRIMARY KEY (game_id, tile)
+        ) WITHOUT ROWID"""
+    )
+    # The position after every CHECKPOINT_EVERY-th move, so that a replayed position never needs the
+    # game replayed from its start. Cells are 16 comma-separated values, row-major.
+    db.execute(
+        """
+        CREATE TABLE game_checkpoints (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            move INTEGER NOT NULL,
+            cells TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            keep_playing INTEGER NOT NULL,
+            PRIMARY KEY (game_id, move)
+        ) WITHOUT ROWID"""
+    )
+    # The statistics read only games_stats (a covering index), never a game's state; a sorted or
+    # filtered history page walks its sort index and reads just the rows it returns.
+    db.execute(
+        "CREATE INDEX games_stats ON games "
+        "(player_id, variant, id, score, max_tile, won, over, set_aside, hints, auto_moves, undos)"
+    )
+    for column in ("score", "max_tile"):
+        db.execute(
+            f"CREATE INDEX games_by_{column} ON games (player_id, {column}, id, variant, over, set_aside)"
+        )
+    # What the store now keeps per move, for the games already stored: one replay of each, once.
+    from twenty48.store import checkpoints
+    from twenty48.store.sqlite import SQLiteConnection
+
+    connection = SQLiteConnection(db)
+    for (game_id,) in db.execute("SELECT id FROM games WHERE NOT set_aside").fetchall():
+        try:
+            game = codec.decode(*connection.state(game_id))
+        except ValueError:
+            continue  # cannot happen after _lost_actions_3 set such games aside; nothing to index
+        checkpoints.note_game(connection, game_id, game)
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_schema_1, _variants_2, _lost_actions_3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _schema_1,
+    _variants_2,
+    _lost_actions_3,
+    _history_4,
+]
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:

@@ -17,15 +17,16 @@ from twenty48.game import Action, TileMove
 from twenty48.store import durability, schema
 from twenty48.store.backend import GameColumns, GameRow
 from twenty48.store.errors import PlayerNotFoundError, StoreError, StoreUnreadableError
-from twenty48.store.records import DamagedGame, GameSummary, Player
+from twenty48.store.records import DamagedGame, Player
+from twenty48.store.sqlite_history import SQLiteHistory
 
 BUSY_TIMEOUT_MS = 5000
 
 _GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
 
 
-class SQLiteConnection:
-    """The ``Connection`` primitives as SQLite statements."""
+class SQLiteConnection(SQLiteHistory):
+    """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
@@ -111,32 +112,6 @@ class SQLiteConnection:
                WHERE excluded.score > best_scores.score""",
             (player_id, variant, score),
         )
-
-    def summaries(self, player_id: int, before: int, limit: int) -> list[GameSummary]:
-        rows = self._db.execute(
-            """
-            SELECT g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over,
-                   g.id = p.current_game_id, g.created_at, g.updated_at
-            FROM games g JOIN players p ON p.id = g.player_id
-            WHERE g.player_id = ? AND g.id < ? AND NOT g.set_aside
-            ORDER BY g.id DESC LIMIT ?""",
-            (player_id, before, limit),
-        ).fetchall()
-        return [
-            GameSummary(
-                id=r[0],
-                variant=r[1],
-                score=r[2],
-                moves=r[3],
-                max_tile=r[4],
-                won=bool(r[5]),
-                over=bool(r[6]),
-                current=bool(r[7]),
-                created_at=r[8],
-                updated_at=r[9],
-            )
-            for r in rows
-        ]
 
     def damaged_games(self, player_id: int) -> list[DamagedGame]:
         rows = self._db.execute(

@@ -14,7 +14,7 @@ from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import Store
-from twenty48.web import errors, routes
+from twenty48.web import errors, history, routes
 from twenty48.web.guard import Guard
 from twenty48.web.worker import StoreWorker
 
@@ -64,6 +64,7 @@ def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> 
     app.state.web = web
     errors.install(app)
     app.include_router(routes.router)
+    app.include_router(history.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
 

@@ -19,6 +19,9 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 #: Every request body of the API is a few dozen bytes.
 MAX_BODY = 4096
+#: The body limit of POST /api/import (a game or history file); every other request has MAX_BODY.
+MAX_IMPORT_BODY = 2 << 20
+_BODY_LIMITS = {"/api/import": MAX_IMPORT_BODY}
 
 # Only this site's own files: no inline script or style, no other origin, no framing.
 # data: images are inline pictures (Swagger UI's icons); they fetch nothing.
@@ -69,14 +72,15 @@ class Guard:
             extra = (*SECURITY_HEADERS, (b"set-cookie", cookie.encode()))
         scope.setdefault("state", {})["player_token"] = token
 
+        limit = _BODY_LIMITS.get(scope["path"], MAX_BODY)
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _body_too_large(send)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _body_too_large(send, limit)
             return
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            body = await _read_body(receive)
+            body = await _read_body(receive, limit)
             if body is None:
-                await _body_too_large(send)
+                await _body_too_large(send, limit)
                 return
             receive = _replay(body, receive)
 
@@ -103,7 +107,7 @@ def _cookie(header: bytes) -> str | None:
     return None
 
 
-async def _read_body(receive: Receive) -> bytes | None:
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front)."""
     chunks = []
     size = 0
@@ -113,7 +117,7 @@ async def _read_body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > MAX_BODY:
+        if size > limit:
             return None
         chunks.append(chunk)
         if not message.get("more_body", False):
@@ -133,8 +137,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-async def _body_too_large(send: Send) -> None:
-    await _error(send, 413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes")
+async def _body_too_large(send: Send, limit: int) -> None:
+    await _error(send, 413, "body_too_large", f"request bodies are limited to {limit} bytes")
 
 
 async def _error(send: Send, status: int, code: str, detail: str) -> None:

@@ -13,6 +13,8 @@ from twenty48.variants import CLASSIC
 
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
 VariantName = Literal["classic", "merge"]
+#: How a page of the game list is ordered (``twenty48.store.games.SORTS``).
+SortName = Literal["date", "score", "max_tile"]
 #: The variant of a request that names none.
 DEFAULT_VARIANT = cast(VariantName, CLASSIC.name)
 VARIANT_HELP = "classic (the official rules) or merge (Merge 2048: staged spawns, single-tile swipes)."
@@ -42,6 +44,9 @@ class MoveRequest(_Request):
         description="The game revision the client last saw. A different current revision means the "
         "game changed meanwhile (another tab, an earlier key press still in flight): the move is "
         "refused with 409 and the current state.",
+    )
+    auto: bool = Field(
+        default=False, description="The move was auto-played (counted in the game's assisted counts)."
     )
 
 
@@ -146,6 +151,11 @@ class GameListItem(BaseModel):
     finished: bool
     created_at: str
     updated_at: str
+    hints: int | None = Field(description="Hints asked (once per position); null: unknown (an older game).")
+    auto_moves: int | None = Field(description="Auto-played moves; null: unknown.")
+    undos: int | None = Field(description="Undos; null: unknown.")
+    assisted: bool | None = Field(description="Any hint, auto-played move or undo; null: unknown.")
+    imported: bool = Field(description="Imported from a file (never ranked).")
 
     @classmethod
     def of(cls, summary: GameSummary) -> GameListItem:
@@ -161,6 +171,11 @@ class GameListItem(BaseModel):
             finished=summary.finished,
             created_at=summary.created_at,
             updated_at=summary.updated_at,
+            hints=summary.hints,
+            auto_moves=summary.auto_moves,
+            undos=summary.undos,
+            assisted=summary.assisted,
+            imported=summary.origin == "imported",
         )
 
 

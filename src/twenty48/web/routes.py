@@ -29,6 +29,7 @@ from twenty48.web.models import (
     NewGameRequest,
     RankedMove,
     ReplayAnswer,
+    SortName,
     VariantName,
 )
 from twenty48.web.worker import StoreWorker
@@ -129,13 +130,31 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
     return _json(GameState.of(record), status.HTTP_201_CREATED)
 
 
-@router.get("/games", response_model=GameList, summary="The player's games, newest first")
+@router.get(
+    "/games",
+    response_model=GameList,
+    summary="The player's games, newest first (or by score or largest tile)",
+    description="`next_before` pages on in the same order and filters.",
+)
 async def list_games(
     me: CallerDep,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
     before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id")] = None,
+    sort: Annotated[
+        SortName, Query(description="date: newest first; score, max_tile: highest first")
+    ] = "date",
+    variant: Annotated[VariantName | None, Query(description=VARIANT_HELP)] = None,
+    finished: Annotated[bool | None, Query(description="Only finished (true) or unfinished games")] = None,
 ) -> Response:
-    games = await me.run(me.web.store.games, me.player, limit=limit, before=before)
+    games = await me.run(
+        me.web.store.games,
+        me.player,
+        limit=limit,
+        before=before,
+        sort=sort,
+        variant=variant,
+        finished=finished,
+    )
     return _json(
         GameList(
             games=[GameListItem.of(g) for g in games],
@@ -164,7 +183,7 @@ async def get_game(me: CallerDep, game_id: GameId) -> Response:
 async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     store = me.web.store
     outcome = await me.run(
-        store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision
+        store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision, auto=body.auto
     )
     return _json(MoveAnswer.of(outcome))
 
@@ -205,6 +224,7 @@ async def hint(
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
         raise GameFinishedError("the game is over: there is no move to rank", record)
+    await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
     ranking = await anyio.to_thread.run_sync(
         partial(_rank, record.board, time_ms / 1000), limiter=me.web.hint_limiter
     )

@@ -1,0 +1,128 @@
+"""What the store keeps beside each game's move log for its history: checkpoints and first reaches.
+
+Both are written in the transaction of the move that makes them true and removed by the undo that
+takes it back, so they always describe the game's current line:
+
+- a **checkpoint** is the position after every ``CHECKPOINT_EVERY``-th move (board, score, win
+  flags), so that ``positions`` replays at most ``CHECKPOINT_EVERY - 1`` moves before the first one
+  asked for, however long the game;
+- a **first reach** is the move at which each tile value (2, 4, ... up to the largest) was first on
+  the board, 0 for the tiles of the start, for the statistics' first-reach figures.
+
+Positions are computed by ``Game.play`` itself, from the checkpoint on: the rules stay in one place.
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+from typing import NamedTuple
+
+from twenty48.game import Game, Start
+from twenty48.rules import Direction
+from twenty48.store.backend import Checkpoint, Connection
+from twenty48.store.records import Position
+from twenty48.variants import Variant
+
+#: A checkpoint is stored after every this many moves.
+CHECKPOINT_EVERY = 100
+
+
+def reached(before: int, after: int) -> list[int]:
+    """The tile values first reached when the largest tile goes from ``before`` to ``after``."""
+    tiles = []
+    tile = 2
+    while tile <= after:
+        if tile > before:
+            tiles.append(tile)
+        tile *= 2
+    return tiles
+
+
+class Index(NamedTuple):
+    """A whole game's first reaches ((tile, move) pairs) and checkpoints."""
+
+    reaches: list[tuple[int, int]]
+    checkpoints: list[Checkpoint]
+
+
+def note_game(db: Connection, game_id: int, game: Game) -> None:
+    """Everything for a game stored whole (new, prepared, already played, imported)."""
+    write_index(db, game_id, index(game))
+
+
+def write_index(db: Connection, game_id: int, found: Index) -> None:
+    db.add_first_reaches(game_id, found.reaches)
+    db.add_checkpoints(game_id, found.checkpoints)
+
+
+def index(game: Game) -> Index:
+    """One replay of the game's line; pure, so an import can run it outside the store's lock."""
+    replayed = start_game(game.seed, game.variant, game.start)
+    reaches = [(tile, 0) for tile in reached(0, replayed.board.max_tile)]
+    saved = []
+    for move, action in enumerate(game.actions, start=1):
+        before = replayed.board.max_tile
+        replayed.play(action)
+        reaches.extend((tile, move) for tile in reached(before, replayed.board.max_tile))
+        if move % CHECKPOINT_EVERY == 0:
+            saved.append(_checkpoint(move, replayed))
+    return Index(reaches, saved)
+
+
+def note_move(db: Connection, game_id: int, max_before: int, game: Game) -> None:
+    """After a legal move of ``game`` whose largest tile was ``max_before``."""
+    tiles = reached(max_before, game.board.max_tile)
+    if tiles:
+        db.add_first_reaches(game_id, [(tile, game.moves) for tile in tiles])
+    if game.moves % CHECKPOINT_EVERY == 0:
+        db.add_checkpoints(game_id, [_checkpoint(game.moves, game)])
+
+
+def note_undo(db: Connection, game_id: int, game: Game) -> None:
+    """After an undo: forget what the moves past the game's present one made true."""
+    db.forget_after(game_id, game.moves)
+
+
+def start_game(seed: int, variant: Variant | str, start: Start | None) -> Game:
+    """The game at move 0: from its seed's starting tiles, or from its prepared start."""
+    if start is None:
+        return Game.new(seed, variant)
+    return Game.from_board(start.board, seed, start.score, variant)
+
+
+def positions(
+    db: Connection, game_id: int, seed: int, variant: Variant, start: Start | None, first: int, last: int
+) -> list[Position]:
+    """The positions after moves ``first`` .. ``last`` (both within the game's line)."""
+    base = db.checkpoint_before(game_id, first - 1) if first > 0 else None
+    game = start_game(seed, variant, start) if base is None else _resume(seed, variant, start, base)
+    done = 0 if base is None else base.move
+    found = []
+    if first == 0:
+        found.append(Position(0, game.board, game.score, (), (), None))
+        first = 1
+    for move, action in enumerate(db.actions_between(game_id, done, last - 1), start=done + 1):
+        turn = game.play(action)
+        if move >= first:
+            found.append(Position(move, turn.board, game.score, turn.slides, turn.merges, turn.spawn))
+    return found
+
+
+def _resume(seed: int, variant: Variant, start: Start | None, base: Checkpoint) -> Game:
+    # A Game draws the spawn of its next move from how many moves it has logged, so the game resumed
+    # at the checkpoint logs that many stand-in actions; it never leaves ``positions``, and only the
+    # boards that its ``play`` computes do.
+    return Game(
+        seed=seed,
+        board=base.board,
+        score=base.score,
+        won=base.won,
+        keep_playing=base.keep_playing,
+        actions=repeat(Direction.UP, base.move),
+        variant=variant,
+        start=start,
+    )
+
+
+def _checkpoint(move: int, game: Game) -> Checkpoint:
+    return Checkpoint(move, game.board, game.score, game.won, game.keep_playing)

@@ -1,0 +1,145 @@
+"""The store's history operations: replayed positions, statistics, deletion, hints asked, transfer.
+
+A part of ``Store`` (``twenty48.store.games``), kept apart so that each module stays small; every
+operation is scoped to a player as the rest of the store is::
+
+    store.positions(player_id, game_id, first=0, count=100)  # Positions: the boards after moves n ...
+    store.stats(player_id, "classic", assisted=False)         # Stats of finished unassisted games
+    store.note_hint(player_id, game_id, revision)             # a hint was asked (once per position)
+    store.delete_game(player_id, game_id)                     # gone from the player's games
+    store.export_game(player_id, game_id)                     # a "twenty48-game/1" dict
+    store.export_history(player_id)                           # a "twenty48-history/1" dict
+    store.import_games(player_id, transfer.read_file(data))   # ImportResult: new ids, duplicates skipped
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from twenty48.store import checkpoints, codec, stats, transfer
+from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery
+from twenty48.store.errors import GameNotFoundError, PlayerNotFoundError
+from twenty48.store.records import ID_LIMIT, ImportResult, Positions, Stats
+from twenty48.variants import get_variant
+
+if TYPE_CHECKING:
+    from twenty48.game import Game
+
+#: The most positions one ``positions`` call returns.
+MAX_POSITIONS = 1000
+
+
+class HistoryStore:
+    """Mixed into ``Store``, whose transactions and game loading it uses."""
+
+    if TYPE_CHECKING:
+
+        def _read(self) -> AbstractContextManager[Connection]: ...
+
+        def _write(self) -> AbstractContextManager[Connection]: ...
+
+        def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]: ...
+
+    def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
+        """The positions after moves ``first`` .. ``first + count - 1`` (move 0 is the start);
+        fewer at the end of the game, none from past it. Costs at most ``CHECKPOINT_EVERY - 1``
+        moves of replay beyond the ones returned, however long the game."""
+        if first < 0:
+            raise ValueError("first must not be negative")
+        if not 1 <= count <= MAX_POSITIONS:
+            raise ValueError(f"count must be 1-{MAX_POSITIONS}")
+        with self._read() as db:
+            _owned(db, player_id, game_id)
+            state, moves = db.game_header(game_id)
+            last = min(first + count - 1, moves)
+            found = []
+            if first <= last:
+                seed, variant, start = codec.origin(state)
+                found = checkpoints.positions(db, game_id, seed, get_variant(variant), start, first, last)
+            return Positions(game_id, moves + 1, tuple(found))
+
+    def stats(self, player_id: int, variant: str, *, assisted: bool = True) -> Stats:
+        """The player's figures in ``variant``; ``assisted=False`` counts only games known to have
+        had no hint, auto-played move or undo."""
+        name = get_variant(variant).name
+        with self._read() as db:
+            return stats.compute(db, StatsQuery(player_id, name, _player(db, player_id), not assisted))
+
+    def note_hint(self, player_id: int, game_id: int, revision: int) -> None:
+        """Count a hint asked on the game at ``revision``; asking again at that revision counts nothing.
+        The game's revision does not change (a hint is not an action)."""
+        with self._write() as db:
+            _owned(db, player_id, game_id)
+            if db.hint_revision(game_id) != revision:
+                db.add_assists(game_id, hints=1)
+                db.set_hint_revision(game_id, revision)
+
+    def delete_game(self, player_id: int, game_id: int) -> None:
+        """Remove one of the player's games (its moves and state); if it was the current game the
+        player gets a new one on the next ``current_game``. Its id is never given to another game."""
+        with self._write() as db:
+            _owned(db, player_id, game_id)
+            # The hidden row is never loaded again, so its cached copy cannot be handed out.
+            db.delete_game(player_id, game_id, _now())
+
+    def export_game(self, player_id: int, game_id: int) -> dict[str, Any]:
+        """The game as a ``twenty48-game/1`` file."""
+        with self._read() as db:
+            return _export(self, db, player_id, game_id)
+
+    def export_history(self, player_id: int) -> dict[str, Any]:
+        """Every game of the player, oldest first, as a ``twenty48-history/1`` file."""
+        with self._read() as db:
+            _player(db, player_id)
+            ids = [s.id for s in db.history(player_id, ListQuery("date", None, None, None, ID_LIMIT))]
+            return transfer.export_history([_export(self, db, player_id, i) for i in reversed(ids)])
+
+    def import_games(self, player_id: int, games: Sequence[transfer.Imported]) -> ImportResult:
+        """Store the checked games of a file (``transfer.read_file``) as finished games of the
+        player, never ranked, in one transaction; games already present are skipped."""
+        imported: list[int] = []
+        skipped = 0
+        with self._write() as db:
+            _player(db, player_id)
+            seen: set[tuple[object, ...]] = set()
+            for item in games:
+                if item.key in seen or any(
+                    transfer.key(self._load(db, player_id, other)[1]) == item.key
+                    for other in db.same_result(player_id, codec.columns(item.game))
+                ):
+                    skipped += 1
+                    continue
+                seen.add(item.key)
+                game = item.game
+                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now())
+                db.append_actions(game_id, 0, game.actions)
+                checkpoints.write_index(db, game_id, item.index)
+                db.mark_imported(game_id)
+                imported.append(game_id)
+        return ImportResult(tuple(imported), skipped)
+
+
+def _export(store: HistoryStore, db: Connection, player_id: int, game_id: int) -> dict[str, Any]:
+    row, game = store._load(db, player_id, game_id)
+    return transfer.export_game(game, game.over or row.current_game_id != game_id)
+
+
+def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:
+    row = db.game(player_id, game_id) if 0 < game_id <= ID_LIMIT and 0 < player_id <= ID_LIMIT else None
+    if row is None:
+        raise GameNotFoundError(f"no game {game_id} for this player")
+    return row
+
+
+def _player(db: Connection, player_id: int) -> int | None:
+    """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
+    if not 0 < player_id <= ID_LIMIT:
+        raise PlayerNotFoundError(f"no player {player_id}")
+    return db.current_game_id(player_id)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

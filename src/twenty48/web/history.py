@@ -1,0 +1,125 @@
+"""The history API: replayed positions, statistics, deletion, export and import of the player's games."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Query, Request, Response, status
+
+from twenty48.store import ImportRefusedError, transfer
+from twenty48.store.history import MAX_POSITIONS
+from twenty48.web.errors import error_response
+from twenty48.web.guard import MAX_IMPORT_BODY
+from twenty48.web.history_models import ImportAnswer, PositionsAnswer, StatsAnswer
+from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
+from twenty48.web.routes import _ERRORS, CallerDep, GameId, _json
+
+#: Imports replay every game on a thread of their own, one at a time, so that a big file neither
+#: holds up the store thread (every player's moves) nor takes every core.
+_IMPORTS = anyio.CapacityLimiter(1)
+
+router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+@router.get(
+    "/games/{game_id}/positions",
+    response_model=PositionsAnswer,
+    summary="The boards of a game after moves n, n+1, ...",
+    description="Position k is the board after move k of the game's current line (move 0 is the start, "
+    "with no slides); `slides`, `merges` and `spawn` are what move k did, for animation. The server "
+    "replays from a checkpoint, so any page of any game costs at most a few hundred moves of replay.",
+)
+async def positions(
+    me: CallerDep,
+    game_id: GameId,
+    first: Annotated[int, Query(alias="from", ge=0, description="The first move number")] = 0,
+    count: Annotated[int, Query(ge=1, le=MAX_POSITIONS)] = 100,
+) -> Response:
+    found = await me.run(me.web.store.positions, me.player, game_id, first, count)
+    return _json(PositionsAnswer.of(found))
+
+
+@router.delete(
+    "/games/{game_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Delete one of the player's games",
+    description="The game leaves the player's games for good; deleting the current game means the "
+    "next `GET /api/game` starts a new one. Its id is never reused.",
+)
+async def delete_game(me: CallerDep, game_id: GameId) -> Response:
+    await me.run(me.web.store.delete_game, me.player, game_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/stats", response_model=StatsAnswer, summary="The player's statistics in a variant")
+async def stats(
+    me: CallerDep,
+    variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
+    assisted: Annotated[
+        Literal["include", "exclude"],
+        Query(description="exclude: only games known to have had no hint, auto-played move or undo"),
+    ] = "include",
+) -> Response:
+    found = await me.run(me.web.store.stats, me.player, variant, assisted=assisted == "include")
+    return _json(StatsAnswer.of(found, assisted))
+
+
+@router.get(
+    "/games/{game_id}/export",
+    summary='One game as a "twenty48-game/1" file',
+    description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
+    '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished"}`.',
+)
+async def export_game(me: CallerDep, game_id: GameId) -> Response:
+    data = await me.run(me.web.store.export_game, me.player, game_id)
+    return _file(data, f"twenty48-game-{game_id}.json")
+
+
+@router.get(
+    "/export",
+    summary='Every game of the player as a "twenty48-history/1" file',
+    description='`{"format": "twenty48-history/1", "games": [game file, ...]}`, oldest first.',
+)
+async def export_history(me: CallerDep) -> Response:
+    return _file(await me.run(me.web.store.export_history, me.player), "twenty48-history.json")
+
+
+@router.post(
+    "/import",
+    response_model=ImportAnswer,
+    responses={
+        413: {"model": ErrorAnswer, "description": f"Request body over {MAX_IMPORT_BODY} bytes."},
+        422: {
+            "model": ErrorAnswer,
+            "description": "`import_refused`: a game that does not replay as recorded.",
+        },
+    },
+    summary="Import a game or history file",
+    description=f"Either file of the export routes, up to {MAX_IMPORT_BODY // (1 << 20)} MiB. Every game "
+    "is replayed; one whose actions do not replay, or whose recorded score, moves, largest tile or "
+    "finished flag differ from its replay, refuses the whole file (422 `import_refused`, naming the "
+    "game) and nothing is stored. Games already present are skipped. Imported games are finished, "
+    "their assisted counts unknown, and they are never ranked.",
+)
+async def import_file(me: CallerDep, request: Request) -> Response:
+    body = await request.body()
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return error_response(400, "malformed_json", "the request body is not valid JSON")
+    try:
+        games = await anyio.to_thread.run_sync(transfer.read_file, data, limiter=_IMPORTS)
+    except ImportRefusedError as exc:
+        return error_response(422, "import_refused", str(exc))
+    result = await me.run(me.web.store.import_games, me.player, games)
+    return _json(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
+
+
+def _file(data: dict[str, Any], name: str) -> Response:
+    return Response(
+        json.dumps(data, separators=(",", ":")),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -1,0 +1,102 @@
+"""Response bodies of the history API (``twenty48.web.history``), and their conversion from store records."""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from pydantic import BaseModel, Field
+
+from twenty48.store import Positions, Stats
+from twenty48.web.models import Spawn, VariantName
+
+
+class PositionItem(BaseModel):
+    move: int = Field(description="The board is the one after this move; 0 is the start position.")
+    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    score: int
+    slides: list[tuple[int, int]] = Field(
+        description="What this move did: [from cell, to cell] for every tile before it; empty for move 0."
+    )
+    merges: list[int] = Field(description="Cells where this move's merges created a tile.")
+    spawn: Spawn | None = Field(description="The tile that appeared after this move; null for move 0.")
+
+
+class PositionsAnswer(BaseModel):
+    game_id: int
+    total: int = Field(description="How many positions the game has: its moves + 1 (moves 0 .. total - 1).")
+    positions: list[PositionItem] = Field(description="In move order; empty from past the end.")
+
+    @classmethod
+    def of(cls, found: Positions) -> PositionsAnswer:
+        return cls(
+            game_id=found.game_id,
+            total=found.total,
+            positions=[
+                PositionItem(
+                    move=p.move,
+                    board=[list(row) for row in p.board.rows],
+                    score=p.score,
+                    slides=list(p.slides),
+                    merges=list(p.merges),
+                    spawn=Spawn(cell=p.spawn[0], value=p.spawn[1]) if p.spawn else None,
+                )
+                for p in found.positions
+            ],
+        )
+
+
+class FirstReachItem(BaseModel):
+    median: float | None = Field(
+        description="Median move number of the first reach; null if none reached it."
+    )
+    best: int | None = Field(description="Fewest moves it took; null if none reached it.")
+
+
+class Streak(BaseModel):
+    current: int = Field(description="Finished games in a row, up to the newest, that reached 2048.")
+    best: int = Field(description="The longest such run.")
+
+
+class StatsAnswer(BaseModel):
+    """One variant's figures; all but ``games`` are over finished games (null when there are none)."""
+
+    variant: VariantName
+    assisted: Literal["include", "exclude"] = Field(
+        description="exclude: only games known to have had no hint, auto-played move or undo."
+    )
+    games: int
+    finished: int
+    best: int | None
+    mean: float | None
+    median: float | None
+    reach: dict[str, float] = Field(
+        description="Tile (2048 up to the largest reached) -> fraction of finished games that reached it."
+    )
+    first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
+    win_rate: float | None
+    streak: Streak
+    recent: list[int] = Field(description="Scores of the last 100 finished games, oldest first.")
+
+    @classmethod
+    def of(cls, stats: Stats, assisted: Literal["include", "exclude"]) -> StatsAnswer:
+        return cls(
+            variant=cast(VariantName, stats.variant),
+            assisted=assisted,
+            games=stats.games,
+            finished=stats.finished,
+            best=stats.best,
+            mean=stats.mean,
+            median=stats.median,
+            reach={str(t): f for t, f in stats.reach.items()},
+            first_reach={
+                str(t): FirstReachItem(median=r.median, best=r.best) for t, r in stats.first_reach.items()
+            },
+            win_rate=stats.win_rate,
+            streak=Streak(current=stats.streak_current, best=stats.streak_best),
+            recent=list(stats.recent),
+        )
+
+
+class ImportAnswer(BaseModel):
+    imported: list[int] = Field(description="Ids of the games stored, in file order.")
+    skipped: int = Field(description="Games already present (same seed, variant, start and actions).")
