@@ -45,7 +45,9 @@ export const api = {
   current: () => call("GET", "/api/game"),
   newGame: (variant) => call("POST", "/api/games", { variant }),
   // `cell` (Merge 2048): move only the tile on that cell; undefined leaves it out: the whole board.
-  move: (state, direction, cell) => call("POST", game(state, "move"), { direction, cell, revision: state.revision }),
+  // `auto`: the solver chose the move (the game counts it as assisted).
+  move: (state, direction, cell, auto) =>
+    call("POST", game(state, "move"), { direction, cell, revision: state.revision, auto: auto || undefined }),
   undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
   // Without `ms` the server's default budget applies (the player's hint).

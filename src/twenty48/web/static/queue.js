@@ -16,7 +16,7 @@ function overlayFor(state) {
 }
 
 const SEND = {
-  move: (state, action) => api.move(state, action.dir, action.cell),
+  move: (state, action) => api.move(state, action.dir, action.cell, action.auto),
   undo: (state) => api.undo(state),
   keep: (state) => api.keepGoing(state),
   new: (state, action) => api.newGame(action.variant),

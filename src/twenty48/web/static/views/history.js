@@ -152,7 +152,7 @@ export class HistoryView {
 
   // Counted from when the store began to count; an older or imported game's help is unknown (null).
   assisted(counts) {
-    if (counts.assisted === null || counts.hints === null || counts.hints === undefined) return this.t("unknown");
+    if (counts.assisted === null) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
     return parts.length ? parts.map(([key, text]) => this.t(text, { n: counts[key] })).join(" · ") : this.t("no");
   }
@@ -199,7 +199,7 @@ export class HistoryView {
     }
     try {
       const answer = await call("POST", "/api/import", data);
-      this.message.textContent = this.t("imported", { n: answer.imported, skipped: answer.skipped });
+      this.message.textContent = this.t("imported", { n: answer.imported.length, skipped: answer.skipped });
     } catch (error) {
       return this.failed(error);
     }

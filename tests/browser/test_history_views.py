@@ -1,0 +1,325 @@
+"""The history, statistics and replay views in a real browser, against the real server and store:
+the replay viewer shows exactly ``Game.replay`` at every move it is sent to (steps, keys, the
+scrubber, jumps, play back, deep links), the history lists, sorts, filters, deletes, exports and
+imports, the statistics draw their charts with tables behind them, and none of it reaches the game
+being played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pagetools import (
+    ARTIFACTS,
+    OPEN,
+    PHONE,
+    LiveServer,
+    Pages,
+    flat,
+    player_id,
+    prepare,
+    server_state,
+)
+from playwright.sync_api import Page, Request
+
+from twenty48.game import Game
+from twenty48.rules import Board
+
+pytestmark = pytest.mark.browser
+
+ORDER = ("down", "left", "right", "up")
+
+
+def long_game(seed: int) -> Game:
+    """A game played to its end by a fixed preference order: a few hundred moves, no solver."""
+    game = Game.new(seed=seed)
+    while not game.over:
+        next(d for d in ORDER if game.move(d).changed)
+    return game
+
+
+def stored(page: Page, server: LiveServer, game: Game) -> int:
+    return server.store.add_game(player_id(page, server), game).id
+
+
+def replay_board(page: Page) -> list[int]:
+    values: list[int] = page.eval_on_selector_all(
+        "#views .board > .cell", "cells => cells.map(c => +c.dataset.value)"
+    )
+    return values
+
+
+def at_move(page: Page, move: int) -> None:
+    """Wait until the replay shows move ``move`` with no slide running."""
+    page.wait_for_function(
+        """move => { const v = document.querySelector('#views .view');
+            return v?.dataset.move === String(move)
+                && !document.querySelector('#views .fx').children.length; }""",
+        arg=move,
+    )
+
+
+def expect_position(page: Page, game: Game, move: int) -> None:
+    at_move(page, move)
+    want = Game.replay(game.seed, game.actions[:move])
+    assert replay_board(page) == flat(want.board.rows)
+    assert int(page.text_content("[data-part=score]") or "") == want.score
+    assert page.evaluate("location.hash").endswith(f"/{move}")  # the address names the move shown
+
+
+def test_replay_steps_scrubs_plays_and_deep_links(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    game = long_game(3)
+    last = game.moves
+    assert last > 250  # more than one page of positions
+    game_id = stored(page, live_server, game)
+    playing = server_state(page)
+    page.goto(f"/#/replay/{game_id}/250")
+    expect_position(page, game, 250)
+    assert page.text_content("[data-part=move]") == f"250 / {last}"
+    page.keyboard.press("ArrowRight")
+    expect_position(page, game, 251)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect_position(page, game, 249)
+    page.click("[data-part=forward]")
+    expect_position(page, game, 250)
+    page.keyboard.press("End")
+    expect_position(page, game, last)
+    page.keyboard.press("Home")
+    expect_position(page, game, 0)
+    page.keyboard.press("PageDown")
+    expect_position(page, game, 100)
+    # The scrubber, anywhere and quickly: the board ends on the last place it was dragged to.
+    for move in (last - 1, 7, 203, 199, 200, last // 2):
+        page.eval_on_selector(
+            ".scrubber", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", move
+        )
+    expect_position(page, game, last // 2)
+    page.fill("[data-part=jump]", "123")
+    page.keyboard.press("Enter")
+    expect_position(page, game, 123)
+    page.fill("[data-part=jump]", str(last + 50))  # past the end: the last position
+    page.keyboard.press("Enter")
+    expect_position(page, game, last)
+    # Play back: from the end it starts again at the beginning and moves on by itself.
+    page.select_option("[data-part=speed]", "25")
+    page.click("[data-part=play]")
+    page.wait_for_function("() => +document.querySelector('#views .view').dataset.move >= 5")
+    page.click("[data-part=play]")  # pause
+    stopped = int(page.get_attribute("#views .view", "data-move") or "")
+    expect_position(page, game, stopped)
+    page.wait_for_timeout(300)
+    assert int(page.get_attribute("#views .view", "data-move") or "") == stopped
+    # A deep link opens at its move after a reload too.
+    page.goto(f"/#/replay/{game_id}/42")
+    page.reload()
+    expect_position(page, game, 42)
+    # None of these keys reached the game being played.
+    for key in ("n", "u", "ArrowUp", "ArrowDown", " "):
+        page.keyboard.press(key)
+    page.keyboard.press(" ")
+    page.wait_for_timeout(200)
+    now = server_state(page)
+    assert (now["id"], now["revision"]) == (playing["id"], playing["revision"])
+
+
+def test_replay_of_another_players_game_is_not_shown(pages: Pages, live_server: LiveServer) -> None:
+    owner = pages.open()
+    game_id = stored(owner, live_server, long_game(5))
+    other = pages.open(allow_errors=True)  # the 404 is logged by the browser
+    other.goto(f"/#/replay/{game_id}/10")
+    other.wait_for_selector("#views .message:not(:empty)")
+    assert other.text_content("#views .message") == "This game does not exist, or it is not yours."
+    assert replay_board(other) == [0] * 16
+
+
+def history_ids(page: Page) -> list[int]:
+    ids: list[int] = page.eval_on_selector_all(
+        "#views tbody tr[data-game]", "rows => rows.map(r => +r.dataset.game)"
+    )
+    return ids
+
+
+def loaded(page: Page, query: str) -> None:
+    page.wait_for_function(
+        "q => (document.querySelector('#views .view')?.dataset.loaded || '').includes(q)", arg=query
+    )
+
+
+def test_history_lists_sorts_filters_and_deletes(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    me = player_id(page, live_server)
+    played = [long_game(seed) for seed in (11, 12, 13)]
+    ids = [live_server.store.add_game(me, game).id for game in played]
+    merge = live_server.store.add_game(me, Game.new(seed=4, variant="merge")).id
+    assert not page.evaluate("performance.getEntriesByType('resource').some(e => e.name.includes('/views/'))")
+    page.click("#history")
+    loaded(page, "/api/games")
+    assert page.evaluate("location.hash") == "#/history"
+    everyone = [g["id"] for g in page.request.get("/api/games?limit=50").json()["games"]]
+    assert history_ids(page) == everyone and everyone[:4] == [merge, *reversed(ids)]
+    page.select_option("[data-part=sort]", "score")
+    loaded(page, "sort=score")
+    scores = page.eval_on_selector_all("#views tbody tr", "rows => rows.map(r => +r.children[2].textContent)")
+    assert scores == sorted(scores, reverse=True)
+    page.select_option("[data-part=variant]", "merge")
+    loaded(page, "variant=merge")
+    assert history_ids(page) == [merge]
+    page.select_option("[data-part=variant]", "")
+    page.select_option("[data-part=finished]", "true")
+    loaded(page, "finished=true")
+    assert merge not in history_ids(page) and set(ids) <= set(history_ids(page))
+    # Delete asks first; Cancel keeps the game.
+    row = f"#views tr[data-game='{ids[0]}']"
+    page.click(f"{row} [data-part=delete]")
+    page.click("dialog.confirm-delete .btn.quiet")
+    assert page.is_visible(row)
+    page.click(f"{row} [data-part=delete]")
+    page.click("[data-part=confirm-delete]")
+    page.wait_for_selector(row, state="detached")
+    assert ids[0] not in [g["id"] for g in page.request.get("/api/games?limit=50").json()["games"]]
+    assert page.request.get(f"/api/games/{ids[0]}/positions?from=0&count=1").status == 404
+    # A row's replay link opens that game's replay.
+    page.click(f"#views tr[data-game='{ids[1]}'] [data-part=replay]")
+    expect_position(page, played[1], 0)
+    page.click(".views-nav a[href='#/']")
+    page.wait_for_selector("main.app", state="visible")
+    assert page.is_hidden("#views")
+
+
+def test_history_pages_and_shows_assisted_counts(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    me = player_id(page, live_server)
+    for seed in range(25):
+        live_server.store.add_game(me, Game.new(seed=seed))
+    page.goto("/#/history")
+    loaded(page, "/api/games")
+    first = history_ids(page)
+    assert len(first) == 20 and page.is_disabled("[data-part=newer]")
+    page.click("[data-part=older]")
+    loaded(page, "before=")
+    second = history_ids(page)
+    assert len(second) == 6 and not set(first) & set(second)  # 25 added + the first visit's game
+    assert page.is_disabled("[data-part=older]")
+    page.click("[data-part=newer]")
+    page.wait_for_function("n => document.querySelectorAll('#views tbody tr').length === n", arg=20)
+    assert history_ids(page) == first
+    # Counted help shows in the row: two undos.
+    prepare(page, live_server, OPEN)
+    state = server_state(page)
+    for _ in range(2):
+        moved = page.request.post(
+            f"/api/games/{state['id']}/move", data={"direction": "left", "revision": state["revision"]}
+        )
+        state = moved.json()["state"]
+        state = page.request.post(
+            f"/api/games/{state['id']}/undo", data={"revision": state["revision"]}
+        ).json()
+    page.reload()  # still at #/history
+    loaded(page, "/api/games")
+    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(7)") == "2 undos"
+
+
+def test_auto_play_moves_say_so(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open()
+    prepare(page, live_server, OPEN)
+    bodies: list[dict[str, object]] = []
+
+    def record(request: Request) -> None:
+        if request.url.endswith("/move"):
+            bodies.append(json.loads(request.post_data or "{}"))
+
+    page.on("request", record)
+    page.click("#auto")
+    # Playwright hands over request events only while it is called: wait through it.
+    page.wait_for_function("() => +document.querySelector('#moves').textContent >= 2", timeout=20_000)
+    page.click("#auto")
+    page.keyboard.press("ArrowLeft")  # the player's own move is not marked
+    page.wait_for_timeout(300)
+    assert all(body.get("auto") is True for body in bodies[:2])
+    assert "auto" not in bodies[-1]
+    auto_moves = page.request.get("/api/games?limit=1").json()["games"][0]["auto_moves"]
+    assert auto_moves >= 2
+
+
+def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path) -> None:
+    page = pages.open(allow_errors=True)  # the browser logs the refused import's 422
+    stored(page, live_server, long_game(21))
+    page.goto("/#/history")
+    loaded(page, "/api/games")
+    with page.expect_download() as download:
+        page.click("[data-part=export-all]")
+    history = tmp_path / "history.json"
+    download.value.save_as(history)
+    games = json.loads(history.read_text())["games"]
+    # Importing it again: every game is already here.
+    page.set_input_files("[data-part=import]", str(history))
+    page.wait_for_selector("#views .message:not(:empty)")
+    assert page.text_content("#views .message") == f"Imported 0 games; {len(games)} were already here."
+    # One changed action is caught, and the file is refused with the server's reason.
+    tampered = tmp_path / "tampered.json"
+    game = {**next(g for g in games if len(g["actions"]) > 5), "format": "twenty48-game/1"}
+    game["actions"] = [
+        *game["actions"][:3],
+        "up" if game["actions"][3] != "up" else "down",
+        *game["actions"][4:],
+    ]
+    tampered.write_text(json.dumps(game))
+    page.evaluate("document.querySelector('#views .message').textContent = ''")
+    page.set_input_files("[data-part=import]", str(tampered))
+    page.wait_for_selector("#views .message:not(:empty)")
+    assert page.text_content("#views .message").startswith("The server refused:")
+    not_json = tmp_path / "notes.txt"
+    not_json.write_text("hello")
+    page.set_input_files("[data-part=import]", str(not_json))
+    page.wait_for_function(
+        "() => document.querySelector('#views .message').textContent.includes('notes.txt')"
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_statistics_charts_have_tables(pages: Pages, live_server: LiveServer, scheme: str) -> None:
+    page = pages.open(color_scheme=scheme)
+    me = player_id(page, live_server)
+    for seed in (31, 32, 33):
+        live_server.store.add_game(me, long_game(seed))
+    won = Game(seed=1, board=Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]))
+    won.move("left")
+    live_server.store.add_game(me, won)
+    live_server.store.new_game(me)  # the games above are finished now
+    page.click("#stats")
+    loaded(page, "assisted=include")
+    stats = page.request.get("/api/stats?variant=classic").json()
+    assert page.text_content("[data-figure=games] dd") == str(stats["games"])
+    assert page.text_content("[data-figure=finishedGames] dd") == str(stats["finished"])
+    reach = page.locator("figure.bars")
+    assert reach.locator("rect.bar").count() == len(stats["reach"]) >= 1
+    assert reach.locator("tbody th").all_text_contents() == sorted(stats["reach"], key=int)
+    recent = page.locator("figure.line")
+    assert recent.locator("tbody tr").count() == len(stats["recent"])
+    assert page.get_attribute("figure.bars svg", "aria-hidden") == "true"
+    fill = page.eval_on_selector("rect.bar", "r => getComputedStyle(r).fill")
+    text = page.eval_on_selector(".chart .tick", "t => getComputedStyle(t).fill")
+    assert fill != text
+    page.check("[data-part=assisted-exclude]")
+    loaded(page, "assisted=exclude")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"stats-{scheme}.png", full_page=True)
+
+
+def test_views_on_a_phone_in_japanese(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open("/?lang=ja", viewport=PHONE)
+    game_id = stored(page, live_server, long_game(41))
+    assert page.get_attribute("#history", "aria-label") == "履歴"
+    page.click("#history")
+    loaded(page, "/api/games")
+    assert page.text_content("#views h2") == "履歴"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=ARTIFACTS / "history-phone-ja.png")
+    page.goto(f"/?lang=ja#/replay/{game_id}/30")
+    at_move(page, 30)
+    frame = page.eval_on_selector(".replay-frame", "f => f.getBoundingClientRect().toJSON()")
+    assert frame["right"] <= PHONE["width"] and frame["width"] >= 240
+    page.screenshot(path=ARTIFACTS / "replay-phone-ja.png")
