@@ -136,7 +136,9 @@ class PositionPages:
         index = move // POSITIONS_PAGE
         page = self._pages.pop(index, None)
         if page is None:
-            answer = self.store.positions(self.player_id, self.game_id, index * POSITIONS_PAGE, POSITIONS_PAGE)
+            answer = self.store.positions(
+                self.player_id, self.game_id, index * POSITIONS_PAGE, POSITIONS_PAGE
+            )
             self.total = answer.total
             page = answer.positions
         self._pages[index] = page  # last in the dict: the most recently used
@@ -176,7 +178,9 @@ class ReplayScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
     ]
 
-    def __init__(self, store: Store, player_id: int, game_id: int, *, true_colour: bool, move: int = 0) -> None:
+    def __init__(
+        self, store: Store, player_id: int, game_id: int, *, true_colour: bool, move: int = 0
+    ) -> None:
         super().__init__()
         self.store = store
         self.player_id = player_id
