@@ -302,7 +302,9 @@ def test_a_131072_board_in_onehot_marks_plane_17():
 # ---- bad input ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("action", [4, -1, 1.0, "left", None, np.float32(2)])
+@pytest.mark.parametrize(
+    "action", [4, -1, 1.0, "left", None, np.float32(2), True, False, np.bool_(True), np.array(True)]
+)
 def test_bad_actions_raise_and_change_nothing(action):
     env = Twenty48Env()
     env.reset(seed=8)
@@ -341,7 +343,19 @@ def test_bad_reset_options_raise_and_change_nothing(options, match):
     assert (env.board, env.score, env.moves, env.game_seed) == before
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64])
+@pytest.mark.parametrize("seed", [np.int64(5), np.uint64(5), np.int32(5), np.uint8(5)])
+def test_numpy_integer_seeds_are_game_seeds(seed):
+    env = Twenty48Env()
+    obs, info = env.reset(seed=seed)
+    assert info["seed"] == 5 and type(info["seed"]) is int
+    assert env.board == Game.new(5).board
+    # The same episode as a Python int seed, np_random included.
+    twin = Twenty48Env()
+    assert (twin.reset(seed=5)[0] == obs).all()
+    assert env.np_random.integers(1 << 30) == twin.np_random.integers(1 << 30)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, np.bool_(True), 5.0])
 def test_seeds_outside_the_game_seed_range_raise(seed):
     with pytest.raises(ValueError, match="seed"):
         Twenty48Env().reset(seed=seed)

@@ -152,6 +152,14 @@ def test_seeds_as_a_list_and_per_board_games():
         assert obs[i].tolist() == [[v.bit_length() - 1 if v else 0 for v in row] for row in board.rows]
 
 
+def test_numpy_integer_seeds_are_game_seeds():
+    envs = Twenty48VectorEnv(2)
+    assert envs.reset(seed=np.int64(5))[1]["seed"].tolist() == [5, 6]
+    assert envs.reset(seed=[np.uint64(7), np.int32(1)])[1]["seed"].tolist() == [7, 1]
+    with pytest.raises(ValueError, match="seed"):
+        envs.reset(seed=np.bool_(True))
+
+
 def test_reset_mask_restarts_only_the_chosen_boards():
     envs = Twenty48VectorEnv(4)
     envs.reset(seed=10)
@@ -217,7 +225,15 @@ def test_big_tiles_in_the_vector_env_match_the_single_env(mode):
 
 @pytest.mark.parametrize(
     "actions",
-    [np.array([0, 1]), np.array([0, 1, 4]), np.array([0.0, 1.0, 2.0]), [[0, 1, 2]], np.array([-1, 0, 0])],
+    [
+        np.array([0, 1]),
+        np.array([0, 1, 4]),
+        np.array([0.0, 1.0, 2.0]),
+        [[0, 1, 2]],
+        np.array([-1, 0, 0]),
+        [True, False, True],
+        np.array([True, True, True]),
+    ],
 )
 def test_bad_actions_raise_and_change_nothing(actions):
     envs = Twenty48VectorEnv(3)

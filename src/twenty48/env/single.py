@@ -87,7 +87,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         request = ResetRequest.parse(options)
         game_seed = None if seed is None else check_seed(seed)
-        super().reset(seed=seed)
+        # Gymnasium's seeding takes only Python ints; the game seed is one, and equals a NumPy seed.
+        super().reset(seed=game_seed)
         if game_seed is None:
             if self._started:
                 game_seed = chained_seed(self.game_seed)
@@ -102,10 +103,14 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         return obs, _info(legal, max_tile, False, self.score, self.moves, game_seed)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        try:
-            a = operator.index(action)
-        except TypeError:
+        # A bool is an int to Python (True would play "down"), but never a meaningful action.
+        if isinstance(action, (bool, np.bool_)) or getattr(action, "dtype", None) == np.bool_:
             a = -1
+        else:
+            try:
+                a = operator.index(action)
+            except TypeError:
+                a = -1
         if not 0 <= a < 4:
             raise ValueError(f"action must be an integer 0-3 (up, down, left, right), got {action!r}")
         if not self._started:
