@@ -380,3 +380,26 @@ def test_bad_constructor_options_raise(kwargs, match):
 def test_step_before_reset_raises():
     with pytest.raises(RuntimeError, match="reset"):
         Twenty48Env().step(0)
+
+
+def test_action_masks_are_the_legal_moves():
+    env = Twenty48Env()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    board = Board.from_rows([[2, 0, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4])
+    _, info = env.reset(seed=1, options={"board": board})
+    masks = env.action_masks()
+    assert masks.dtype == np.bool_ and masks.tolist() == [False, True, False, True]
+    masks[:] = True  # the caller's copy
+    for _ in range(30):
+        legal = env.action_masks()
+        assert legal.tolist() == (info["action_mask"] == 1).tolist()
+        if not legal.any():
+            break
+        *_, info = env.step(int(np.flatnonzero(legal)[0]))
+    # Through gym.make's wrappers too.
+    wrapped = gym.make(ENV_ID)
+    wrapped.reset(seed=2)
+    assert wrapped.get_wrapper_attr("action_masks")().tolist() == [
+        bool(m) for m in wrapped.unwrapped.action_masks()
+    ]
