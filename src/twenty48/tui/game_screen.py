@@ -80,11 +80,12 @@ class GameScreen(Screen[None]):
     #: The status lines. Updating their ``Static`` lays out the screen, so the var does it only on a change.
     status: var[Text] = var(Text, init=False)
 
-    def __init__(self, session: Session, *, settings: SolverSettings, true_colour: bool) -> None:
+    def __init__(self, session: Session, *, settings: SolverSettings, palette: str) -> None:
         super().__init__()
         self.session = session
         self.settings = settings
-        self.true_colour = true_colour
+        #: The tiles' palette (a key of ``twenty48.palette.PALETTES``).
+        self.palette = palette
         self._marks_timer: Timer | None = None
         self._auto_timer: Timer | None = None
         #: The position on screen: it changes with every drawing of a changed or reloaded game.
@@ -103,7 +104,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="board-area"):
-                yield BoardView(true_colour=self.true_colour, id="board")
+                yield BoardView(palette=self.palette, id="board")
             with Vertical(id="side"):
                 yield Static(Text("2048", style="bold"), id="title")
                 with Horizontal(id="stats"):
