@@ -302,7 +302,9 @@ def test_a_131072_board_in_onehot_marks_plane_17():
 # ---- bad input ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("action", [4, -1, 1.0, "left", None, np.float32(2)])
+@pytest.mark.parametrize(
+    "action", [4, -1, 1.0, "left", None, np.float32(2), True, False, np.bool_(True), np.array(True)]
+)
 def test_bad_actions_raise_and_change_nothing(action):
     env = Twenty48Env()
     env.reset(seed=8)
@@ -341,7 +343,19 @@ def test_bad_reset_options_raise_and_change_nothing(options, match):
     assert (env.board, env.score, env.moves, env.game_seed) == before
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64])
+@pytest.mark.parametrize("seed", [np.int64(5), np.uint64(5), np.int32(5), np.uint8(5)])
+def test_numpy_integer_seeds_are_game_seeds(seed):
+    env = Twenty48Env()
+    obs, info = env.reset(seed=seed)
+    assert info["seed"] == 5 and type(info["seed"]) is int
+    assert env.board == Game.new(5).board
+    # The same episode as a Python int seed, np_random included.
+    twin = Twenty48Env()
+    assert (twin.reset(seed=5)[0] == obs).all()
+    assert env.np_random.integers(1 << 30) == twin.np_random.integers(1 << 30)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, np.bool_(True), 5.0])
 def test_seeds_outside_the_game_seed_range_raise(seed):
     with pytest.raises(ValueError, match="seed"):
         Twenty48Env().reset(seed=seed)
@@ -366,3 +380,26 @@ def test_bad_constructor_options_raise(kwargs, match):
 def test_step_before_reset_raises():
     with pytest.raises(RuntimeError, match="reset"):
         Twenty48Env().step(0)
+
+
+def test_action_masks_are_the_legal_moves():
+    env = Twenty48Env()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    board = Board.from_rows([[2, 0, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4])
+    _, info = env.reset(seed=1, options={"board": board})
+    masks = env.action_masks()
+    assert masks.dtype == np.bool_ and masks.tolist() == [False, True, False, True]
+    masks[:] = True  # the caller's copy
+    for _ in range(30):
+        legal = env.action_masks()
+        assert legal.tolist() == (info["action_mask"] == 1).tolist()
+        if not legal.any():
+            break
+        *_, info = env.step(int(np.flatnonzero(legal)[0]))
+    # Through gym.make's wrappers too.
+    wrapped = gym.make(ENV_ID)
+    wrapped.reset(seed=2)
+    assert wrapped.get_wrapper_attr("action_masks")().tolist() == [
+        bool(m) for m in wrapped.unwrapped.action_masks()
+    ]

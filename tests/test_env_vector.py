@@ -152,6 +152,14 @@ def test_seeds_as_a_list_and_per_board_games():
         assert obs[i].tolist() == [[v.bit_length() - 1 if v else 0 for v in row] for row in board.rows]
 
 
+def test_numpy_integer_seeds_are_game_seeds():
+    envs = Twenty48VectorEnv(2)
+    assert envs.reset(seed=np.int64(5))[1]["seed"].tolist() == [5, 6]
+    assert envs.reset(seed=[np.uint64(7), np.int32(1)])[1]["seed"].tolist() == [7, 1]
+    with pytest.raises(ValueError, match="seed"):
+        envs.reset(seed=np.bool_(True))
+
+
 def test_reset_mask_restarts_only_the_chosen_boards():
     envs = Twenty48VectorEnv(4)
     envs.reset(seed=10)
@@ -217,7 +225,15 @@ def test_big_tiles_in_the_vector_env_match_the_single_env(mode):
 
 @pytest.mark.parametrize(
     "actions",
-    [np.array([0, 1]), np.array([0, 1, 4]), np.array([0.0, 1.0, 2.0]), [[0, 1, 2]], np.array([-1, 0, 0])],
+    [
+        np.array([0, 1]),
+        np.array([0, 1, 4]),
+        np.array([0.0, 1.0, 2.0]),
+        [[0, 1, 2]],
+        np.array([-1, 0, 0]),
+        [True, False, True],
+        np.array([True, True, True]),
+    ],
 )
 def test_bad_actions_raise_and_change_nothing(actions):
     envs = Twenty48VectorEnv(3)
@@ -261,3 +277,55 @@ def test_bad_resets_raise():
 def test_step_before_reset_raises():
     with pytest.raises(RuntimeError, match="reset"):
         Twenty48VectorEnv(2).step(np.array([0, 0]))
+
+
+# ---- fitting the RL libraries ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_info_carries_the_key_masks_sync_vector_env_adds(mode):
+    n = 3
+    sync = gym.vector.SyncVectorEnv([Twenty48Env] * n, autoreset_mode=mode)
+    ours = Twenty48VectorEnv(n, autoreset_mode=mode)
+    # Left ends these games at once, so the steps after it cover autoreset.
+    options = {"board": Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8")}
+    _, want = sync.reset(seed=40, options=options)
+    _, got = ours.reset(seed=40, options=options)
+    rng = np.random.default_rng(3)
+    ended = 0
+    for step in range(30):
+        assert set(got) == set(want), step
+        for key, value in want.items():
+            if key == "final_obs":
+                assert [o is None for o in got[key]] == [o is None for o in value]
+            elif key == "final_info":
+                assert set(got[key]) == set(value)
+                for inner in value:
+                    assert got[key][inner].tolist() == value[inner].tolist(), (step, inner)
+            else:
+                assert got[key].tolist() == value.tolist(), (step, key)
+        actions = np.full(n, 2) if step == 0 else rng.integers(0, 4, n)
+        *_, terminated, _, want = sync.step(actions)
+        *_, got = ours.step(actions)
+        ended += int(terminated.sum())
+    assert ended >= n
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_action_masks_are_the_legal_moves_and_never_empty_before_a_next_step_reset(mode):
+    envs = Twenty48VectorEnv(2, autoreset_mode=mode)
+    over_next = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8")  # left merges the 8s and ends the game
+    _, info = envs.reset(seed=1, options={"board": over_next})
+    masks = envs.action_masks()
+    assert masks.dtype == np.bool_ and masks.tolist() == (info["action_mask"] == 1).tolist()
+    assert masks.tolist() == [[False, False, True, True]] * 2
+    info["action_mask"][:] = 0  # the caller's copy: changes nothing
+    assert envs.action_masks().tolist() == masks.tolist()
+    *_, terminated, _, info = envs.step(np.array([2, 0]))
+    assert terminated.tolist() == [True, False]
+    if mode is AutoresetMode.NEXT_STEP:
+        # Board 0's next step is its autoreset, which ignores the action.
+        assert info["action_mask"][0].tolist() == [0, 0, 0, 0]
+        assert envs.action_masks()[0].tolist() == [True] * 4
+        envs.step(np.array([0, 0]))
+    assert envs.action_masks()[0].tolist() == (envs.step(np.array([0, 0]))[4]["action_mask"][0] == 1).tolist()

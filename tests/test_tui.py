@@ -16,6 +16,7 @@ from twenty48.rules import Board, Direction
 from twenty48.store import Store
 from twenty48.tui import GameScreen, SolverSettings, Twenty48App, game_screen
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
+from twenty48.tui.solver import SolverAnswer
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, BoardView, HintPanel, StatBox
 
 SIZE = (80, 24)
@@ -410,6 +411,50 @@ async def test_a_late_solver_answer_never_plays_or_shows_in_the_wrong_position(d
         hint = screen.query_one(HintPanel)
         assert hint.ranking is None or hint.board == screen.game.board
         assert screen.game.moves == 1
+
+
+async def test_a_ranking_is_only_ever_shown_for_the_position_on_screen(db):
+    # Auto-play, stop it, ask for a hint: several times, since the bug this guards against (the
+    # previous position's ranking left up) depended on where the stop fell.
+    app = make_app(db, seed=77)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        hint = screen.query_one(HintPanel)
+
+        def shown_for_this_position() -> bool:
+            return hint.ranking is None or hint.ranking == rank_moves(screen.game.board, depth=1)
+
+        for attempt in range(4):
+            await pilot.press("A")
+            target = screen.game.moves + 1 + attempt % 2
+            await wait_until(pilot, lambda t=target: screen.game.moves >= t)
+            assert shown_for_this_position(), attempt
+            await pilot.press("A")
+            assert shown_for_this_position(), attempt
+            await pilot.pause()
+            assert shown_for_this_position(), attempt
+            await pilot.press("question_mark")
+            await wait_until(pilot, lambda: hint.ranking is not None)
+            assert hint.ranking == rank_moves(screen.game.board, depth=1), attempt
+            assert "Thinking" not in str(hint.render())
+
+
+async def test_a_late_answer_for_an_earlier_visit_of_the_same_board_is_dropped(db):
+    app = make_app(db, seed=31)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        hint = screen.query_one(HintPanel)
+        board = screen.game.board
+        asked_at = screen._position
+        direction = board.legal_moves()[0].value
+        await pilot.press(direction, "u")  # back to the same board, as a new position
+        assert screen.game.board == board and screen._position != asked_at
+        screen.post_message(SolverAnswer(board, asked_at, rank_moves(board, depth=1), None))
+        await pilot.pause()
+        assert hint.ranking is None
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: hint.ranking is not None)
+        assert hint.ranking == rank_moves(board, depth=1)
 
 
 async def test_auto_play_plays_the_solvers_moves_until_stopped(db):

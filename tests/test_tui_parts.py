@@ -376,3 +376,37 @@ def test_a_busy_database_is_not_called_damaged(tmp_path, monkeypatch):
         holder.execute("ROLLBACK")
         holder.close()
     Store.open(path).close()
+
+
+def test_16_colour_palette_keeps_every_value_apart_on_any_terminal():
+    from twenty48.palette import COLOUR_16, FRAME_16
+
+    pairs = {(c.background, c.text) for c in COLOUR_16.values()}
+    assert len(pairs) == len(COLOUR_16)  # every value its own background-and-digits pair
+    backgrounds = {v: c.background for v, c in COLOUR_16.items()}
+    assert FRAME_16 not in backgrounds.values()  # no tile, and no empty cell, looks like the frame
+    assert list(backgrounds.values()).count(backgrounds[0]) == 1  # the empty cell's colour is its own
+    # Only the eight normal backgrounds: the Linux console shows the bright ones as these.
+    assert not any("bright" in b for b in backgrounds.values())
+    for colours in COLOUR_16.values():
+        assert Color.parse(colours.background.removeprefix("ansi_")).is_system_defined
+
+
+@pytest.mark.parametrize(
+    ("environ", "palette"),
+    [
+        ({"COLORTERM": "truecolor", "TERM": "xterm-256color"}, "truecolor"),
+        ({"TERM": "xterm-256color"}, "256"),
+        ({"TERM": "screen"}, "16"),
+        ({"TERM": "xterm"}, "16"),
+        ({"TERM": "linux"}, "16"),
+    ],
+)
+def test_each_terminal_gets_its_palette(monkeypatch, environ, palette):
+    from twenty48.tui.app import detected_palette
+
+    for name in ("COLORTERM", "TERM", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert detected_palette() == palette

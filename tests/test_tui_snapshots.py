@@ -13,9 +13,9 @@ SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1)
 
 
-def make_app(tmp_path, game: Game | None = None, seed: int | None = None, true_colour: bool = True):
+def make_app(tmp_path, game: Game | None = None, seed: int | None = None, palette: str = "truecolor"):
     return Twenty48App(
-        db_path=tmp_path / "games.sqlite3", game=game, seed=seed, settings=SETTINGS, true_colour=true_colour
+        db_path=tmp_path / "games.sqlite3", game=game, seed=seed, settings=SETTINGS, palette=palette
     )
 
 
@@ -32,7 +32,7 @@ def test_main_screen(snap_compare, tmp_path):
 def test_every_tile_in_256_colours(snap_compare, tmp_path):
     board = "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 131072 0"
     game = Game.from_board(Board.parse(board), seed=1, score=1_234_567)
-    assert snap_compare(make_app(tmp_path, game=game, true_colour=False), terminal_size=SIZE)
+    assert snap_compare(make_app(tmp_path, game=game, palette="256"), terminal_size=SIZE)
 
 
 def test_win_dialog(snap_compare, tmp_path):
@@ -50,3 +50,31 @@ def test_game_over_dialog(snap_compare, tmp_path):
 
 def test_too_small_terminal(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path, seed=5), terminal_size=(60, 18))
+
+
+def test_every_tile_in_16_colours(snap_compare, tmp_path):
+    # The terminal's named colours: the SVG shows them in Rich's default terminal theme.
+    board = "2 4 8 16/32 64 128 256/512 1024 2048 4096/8192 16384 131072 0"
+    game = Game.from_board(Board.parse(board), seed=1, score=1_234_567)
+    assert snap_compare(make_app(tmp_path, game=game, palette="16"), terminal_size=SIZE)
+
+
+def test_game_over_dialog_in_256_colours(snap_compare, tmp_path):
+    # No translucent shade: the board behind the dialog keeps its colours and its digits.
+    game = played("8 16 32 64/64 32 16 8/8 16 32 64/4 2 8 8", Direction.LEFT, seed=3, score=5000)
+    assert game.over
+    assert snap_compare(make_app(tmp_path, game=game, palette="256"), terminal_size=SIZE)
+
+
+def test_game_over_dialog_in_16_colours(snap_compare, tmp_path):
+    game = played("8 16 32 64/64 32 16 8/8 16 32 64/4 2 8 8", Direction.LEFT, seed=3, score=5000)
+    assert snap_compare(make_app(tmp_path, game=game, palette="16"), terminal_size=SIZE)
+
+
+def test_a_wide_terminal_keeps_the_side_panel_beside_the_board(snap_compare, tmp_path):
+    assert snap_compare(make_app(tmp_path, seed=2048), terminal_size=(200, 40))
+
+
+def test_a_dialog_on_a_tiny_terminal_keeps_its_border(snap_compare, tmp_path):
+    game = played("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", Direction.LEFT, seed=3, score=5000)
+    assert snap_compare(make_app(tmp_path, game=game), terminal_size=(40, 12))

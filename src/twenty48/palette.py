@@ -8,6 +8,13 @@ Textual downgrades true colour to the nearest xterm-256 entry on its own, but th
 palette badly (2 and 4 become one colour, so do 16 and 32, and 128 to 1024 all become the same yellow).
 Terminals without true colour therefore get their own palette, chosen from the xterm-256 cube so that
 every tile value keeps a colour of its own and the same warm progression as the web game.
+
+Terminals with 16 colours (``TERM=xterm``, ``screen``, ``linux``) get ``COLOUR_16``, written in the
+terminal's own named colours, since those differ from terminal to terminal and no RGB value maps onto
+them reliably. It uses only the eight normal backgrounds, because the Linux console shows the bright
+ones as the normal ones: black for the frame, white (a light grey) for the empty cell, and the six
+hues two tile values each, told apart by black or bright white digits. So every value has its own
+background-and-digits pair and no tile looks like the frame or an empty cell on any terminal.
 """
 
 from __future__ import annotations
@@ -73,15 +80,41 @@ COLOUR_256: dict[int, TileColours] = {
     4096: TileColours("#303030", _LIGHT_256),  # 236
 }
 
+# Textual's names for the terminal's 16 colours ("ansi_" + Rich's name).
+_BLACK_16 = "ansi_black"
+_WHITE_16 = "ansi_bright_white"
+COLOUR_16: dict[int, TileColours] = {
+    0: TileColours("ansi_white", _BLACK_16),
+    2: TileColours("ansi_cyan", _BLACK_16),
+    4: TileColours("ansi_cyan", _WHITE_16),
+    8: TileColours("ansi_yellow", _BLACK_16),
+    16: TileColours("ansi_yellow", _WHITE_16),
+    32: TileColours("ansi_red", _BLACK_16),
+    64: TileColours("ansi_red", _WHITE_16),
+    128: TileColours("ansi_magenta", _BLACK_16),
+    256: TileColours("ansi_magenta", _WHITE_16),
+    512: TileColours("ansi_green", _BLACK_16),
+    1024: TileColours("ansi_green", _WHITE_16),
+    2048: TileColours("ansi_blue", "ansi_bright_yellow"),
+    4096: TileColours("ansi_blue", _WHITE_16),
+}
+#: The 16-colour board's frame: black, which no tile and no empty cell wears.
+FRAME_16 = _BLACK_16
+
+#: The terminal palettes, by the colour system they are for (Rich's names: "truecolor", "256", "16").
+PALETTES: dict[str, dict[int, TileColours]] = {"truecolor": TRUE_COLOUR, "256": COLOUR_256, "16": COLOUR_16}
+
 _SUPER = 4096
 
 
-def tile_colours(value: int, true_colour: bool = True) -> TileColours:
-    """The colours of a tile (0 for an empty cell); every tile above 2048 looks like 4096."""
+def tile_colours(value: int, palette: str = "truecolor") -> TileColours:
+    """The colours of a tile (0 for an empty cell) in ``palette`` (a key of ``PALETTES``); every tile
+    above 2048 looks like 4096."""
     if value != 0 and value not in TILE_VALUES:
         raise ValueError(f"not a tile value: {value!r} (0 or a power of two from 2 to {MAX_TILE})")
-    palette = TRUE_COLOUR if true_colour else COLOUR_256
-    return palette[min(value, _SUPER)]
+    if palette not in PALETTES:
+        raise ValueError(f"palette must be one of {', '.join(PALETTES)}, got {palette!r}")
+    return PALETTES[palette][min(value, _SUPER)]
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -11,7 +11,10 @@ this module registers ``twenty48/Twenty48-v0`` (single and vector entry points),
 Gymnasium is the optional extra ``rl``: ``pip install 'twenty48[rl]'``.
 
 Spaces
-    Action: ``Discrete(4)``, in ``Direction`` order: 0 up, 1 down, 2 left, 3 right.
+    Action: ``Discrete(4)``, in ``Direction`` order: 0 up, 1 down, 2 left, 3 right (an integer,
+    Python's or NumPy's; a bool is refused). ``action_masks()`` gives the legal ones, bool[4], as
+    sb3-contrib's ``MaskablePPO`` expects (``env.unwrapped.action_masks()`` through ``gym.make``'s
+    wrappers, or their ``get_wrapper_attr("action_masks")``).
     Observation (``obs="exponents"``, the default): ``Box(0, 17, (4, 4), uint8)``, the exponent of
     each tile (0 empty, 1 for 2, ..., 11 for 2048, 17 for 131072). ``obs="onehot"``:
     ``Box(0, 1, (18, 4, 4), uint8)``, plane k marking the cells that hold 2**k (plane 0: empty).
@@ -59,14 +62,16 @@ Rendering
 Vector environment
     ``Twenty48VectorEnv(num_envs, ..., max_episode_steps=None, autoreset_mode="NextStep")`` takes
     the same options; observations, rewards (float64), ``terminated`` and ``truncated`` are
-    batched, and info holds the same keys as arrays of length N (``seed`` is uint64); every key is
-    present for every board, so no ``_key`` masks are added. ``reset(seed=s)`` seeds board i
+    batched, and info holds the same keys as arrays of length N (``seed`` is uint64), each with
+    its ``_key`` mask as ``SyncVectorEnv`` adds them (all True: every board reports every key).
+    ``action_masks()`` gives every board's legal actions, bool[N, 4]. ``reset(seed=s)`` seeds board i
     with ``s + i`` (a list gives each board its seed); ``options["reset_mask"]`` (bool[N]) resets
     only some boards. Autoreset modes (``metadata["autoreset_mode"]``):
 
     * ``NextStep`` (default, Gymnasium's): the step that ends an episode returns its last
       observation; the next ``step`` ignores that board's action and returns the first
       observation of its next game with reward 0, ``terminated`` and ``truncated`` False.
+      Until then ``action_masks()`` allows all four actions for that board (any is ignored).
     * ``SameStep``: the ending step already returns the next game's first observation and info;
       the last ones are in ``info["final_obs"]`` (object array, None elsewhere) and
       ``info["final_info"]``, marked by ``info["_final_obs"]`` / ``info["_final_info"]``.

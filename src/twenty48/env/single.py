@@ -17,6 +17,8 @@ from twenty48.rules import Board
 RENDER_MODES = ("ansi", "rgb_array")
 #: Legal-move mask -> info["action_mask"] (copied on use: users may keep and modify what we return).
 ACTION_MASKS = tuple(np.array([(m >> d) & 1 for d in range(4)], dtype=np.int8) for m in range(16))
+#: Legal-move mask -> ``action_masks()`` (bool, as sb3-contrib's MaskablePPO expects).
+BOOL_MASKS = tuple(mask.astype(np.bool_) for mask in ACTION_MASKS)
 TILES = tuple(1 << e if e else 0 for e in range(PLANES))
 #: The single env's game is record 0 of its state array.
 _ALL = np.zeros(1, dtype=np.intp)
@@ -55,6 +57,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         # The board while it holds a tile the bitboard cannot (65536 or 131072), else None.
         self._exact: Board | None = None
         self._started = False
+        #: The current board's legal moves as a 4-bit mask (bit d: direction d), for ``action_masks``.
+        self._legal = 0
 
     # ---- the game, for replay and inspection ----------------------------------------------
 
@@ -74,6 +78,12 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
     def score(self) -> int:
         return int(self._state["score"][0])
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the current board, bool[4] (sb3-contrib's ``MaskablePPO`` calls this);
+        the same as ``info["action_mask"]``. All False once the game is over."""
+        self._require_reset()
+        return BOOL_MASKS[self._legal].copy()
+
     @property
     def moves(self) -> int:
         """Legal moves since the last reset (the spawn index of the next one is
@@ -87,7 +97,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         request = ResetRequest.parse(options)
         game_seed = None if seed is None else check_seed(seed)
-        super().reset(seed=seed)
+        # Gymnasium's seeding takes only Python ints; the game seed is one, and equals a NumPy seed.
+        super().reset(seed=game_seed)
         if game_seed is None:
             if self._started:
                 game_seed = chained_seed(self.game_seed)
@@ -102,10 +113,14 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         return obs, _info(legal, max_tile, False, self.score, self.moves, game_seed)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        try:
-            a = operator.index(action)
-        except TypeError:
+        # A bool is an int to Python (True would play "down"), but never a meaningful action.
+        if isinstance(action, (bool, np.bool_)) or getattr(action, "dtype", None) == np.bool_:
             a = -1
+        else:
+            try:
+                a = operator.index(action)
+            except TypeError:
+                a = -1
         if not 0 <= a < 4:
             raise ValueError(f"action must be an integer 0-3 (up, down, left, right), got {action!r}")
         if not self._started:
@@ -116,6 +131,7 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
                 self._words, a, self._setting_words, obs
             )
             if outcome != kernels.RULES:
+                self._legal = legal
                 info = _info(legal, TILES[max_exponent], outcome == kernels.ILLEGAL, score, moves, seed)
                 return obs, reward, terminated, False, info
         new, legal_move, reward, terminated, _, _ = exact.step(self._state, 0, self.board, a, self._settings)
@@ -143,11 +159,12 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
             raise RuntimeError("call reset() before using the environment")
 
     def _observe(self) -> tuple[np.ndarray, int, int]:
-        """(observation, legal mask, max tile) of the current board."""
+        """(observation, legal mask, max tile) of the current board; remembers the legal mask."""
         if self._exact is not None:
             grid = exact.exponents(self._exact)
             obs = exact.onehot(grid) if self.config.onehot else grid
-            return obs, exact.legal_mask(self._exact), self._exact.max_tile
+            self._legal = exact.legal_mask(self._exact)
+            return obs, self._legal, self._exact.max_tile
         bits = self._state["board"][0]
         obs = self._blank.copy()
         if self.config.onehot:
@@ -155,6 +172,7 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         else:
             kernels.write_exponents(bits, obs)
         legal, max_exponent = kernels.describe(bits)
+        self._legal = legal
         return obs, legal, TILES[max_exponent]
 
 

@@ -17,6 +17,8 @@ from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, c
 from twenty48.env.single import ACTION_MASKS, RENDER_MODES
 from twenty48.rules import Board
 
+#: The info keys, each batched over the boards and accompanied by its ``_key`` mask.
+INFO_KEYS = ("action_mask", "score", "max_tile", "moves", "illegal", "seed")
 _AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 
 
@@ -66,6 +68,9 @@ class Twenty48VectorEnv(VectorEnv):
         # Boards holding a tile above 32768 live here (index -> Board), flagged "exact" in _state.
         self._exact: dict[int, Board] = {}
         self._started = False
+        #: The legal moves of every board as ``info["action_mask"]`` last reported them (kept apart
+        #: from info, which the caller may modify).
+        self._masks = np.zeros((num_envs, 4), dtype=np.bool_)
 
     # ---- gymnasium API ----------------------------------------------------------------------
 
@@ -146,6 +151,18 @@ class Twenty48VectorEnv(VectorEnv):
             else:
                 frames.append(render.rgb(exact.exponents(board)))
         return tuple(frames)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every board, bool[N, 4] (sb3-contrib's ``MaskablePPO`` convention). With
+        next-step autoreset a board whose episode has just ended allows all four: its next step
+        ignores the action and starts the next game (a row of False would leave a masked policy no
+        action to sample)."""
+        if not self._started:
+            raise RuntimeError("call reset() before action_masks()")
+        masks = self._masks.copy()
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            masks[self._state["done"]] = True
+        return masks
 
     # ---- inspection -------------------------------------------------------------------------
 
@@ -232,8 +249,8 @@ class Twenty48VectorEnv(VectorEnv):
         for k, i in enumerate(which.tolist()):
             final_obs[i] = final_planes[k]
         final_info: dict[str, Any] = {}
-        for key, value in info.items():
-            final_info[key] = value.copy()
+        for key in INFO_KEYS:
+            final_info[key] = info[key].copy()
             final_info[f"_{key}"] = finished.copy()
         seeds = self._state["seed"]
         new_seeds = np.array([chained_seed(int(seeds[i])) for i in which], dtype=np.uint64)
@@ -253,7 +270,10 @@ class Twenty48VectorEnv(VectorEnv):
         return planes
 
     def _info(self, masks: np.ndarray, max_tiles: np.ndarray, illegal: np.ndarray) -> dict[str, Any]:
-        return {
+        """The batched info, with ``SyncVectorEnv``'s ``_key`` masks (all True: every board has every
+        key), so code written for Gymnasium's vector envs reads it unchanged."""
+        self._masks[:] = masks
+        info: dict[str, Any] = {
             "action_mask": masks,
             "score": self._state["score"].copy(),
             "max_tile": max_tiles,
@@ -261,3 +281,6 @@ class Twenty48VectorEnv(VectorEnv):
             "illegal": illegal,
             "seed": self._state["seed"].copy(),
         }
+        for key in INFO_KEYS:
+            info[f"_{key}"] = np.ones(self.num_envs, dtype=np.bool_)
+        return info

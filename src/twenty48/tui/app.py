@@ -6,19 +6,39 @@ their Python definitions (``twenty48.tui.styles``).
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Console
+from textual import constants
 from textual.app import App
 from textual.binding import Binding, BindingType
 
 from twenty48.game import Game
+from twenty48.palette import PALETTES
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.dialogs import Choice, DatabaseErrorDialog
 from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.session import Session
 from twenty48.tui.solver import SolverSettings
-from twenty48.tui.styles import CSS_VARIABLES
+from twenty48.tui.styles import css_variables
+
+
+def palette_for(color_system: str | None) -> str:
+    """The palette for a Rich colour system: true colour and 256 colours have their own; 16 colours,
+    the Windows console's and none at all (``TERM=dumb``) get the 16-colour one."""
+    return color_system if color_system in ("truecolor", "256") else "16"
+
+
+def detected_palette() -> str:
+    """The palette for this terminal, from the colour system Textual's console will detect: Rich's
+    rules on ``COLORTERM`` and ``TERM`` (``truecolor``/``24bit``; ``*-256color``; other terminals
+    16 colours; ``dumb`` none), unless ``TEXTUAL_COLOR_SYSTEM`` names one."""
+    console = Console(
+        color_system=constants.COLOR_SYSTEM, file=io.StringIO(), force_terminal=True, legacy_windows=False
+    )
+    return palette_for(console.color_system)
 
 
 class Twenty48App(App[None]):
@@ -38,20 +58,27 @@ class Twenty48App(App[None]):
         seed: int | None = None,
         variant: str | None = None,
         settings: SolverSettings | None = None,
-        true_colour: bool | None = None,
+        palette: str | None = None,
     ) -> None:
+        if palette is not None and palette not in PALETTES:
+            raise ValueError(f"palette must be one of {', '.join(PALETTES)}, got {palette!r}")
+        #: The board's palette: ``palette`` when given, else the terminal's (``detected_palette``).
+        #: Set first: Textual reads the CSS variables, which depend on it, while it initialises.
+        self.palette = palette if palette is not None else detected_palette()
         super().__init__()
+        if self.palette == "16":
+            # Named colours as the terminal defines them, not converted to RGB through a theme.
+            self.ansi_color = True
         self.db_path = Path(db_path) if db_path is not None else Store.default_path()
         self._start_game = game
         self._start_seed = seed
         self._start_variant = variant
         self.settings = settings if settings is not None else SolverSettings()
-        self._true_colour = true_colour
         self.store: Store | None = None
         self.game_screen: GameScreen | None = None
 
     def get_css_variables(self) -> dict[str, str]:
-        return {**super().get_css_variables(), **CSS_VARIABLES}
+        return {**super().get_css_variables(), **css_variables(self.palette)}
 
     def on_mount(self) -> None:
         self._open()
@@ -93,10 +120,7 @@ class Twenty48App(App[None]):
             self.exit()
 
     def _start(self, session: Session) -> None:
-        true_colour = self._true_colour
-        if true_colour is None:
-            true_colour = self.console.color_system == "truecolor"
-        self.game_screen = GameScreen(session, settings=self.settings, true_colour=true_colour)
+        self.game_screen = GameScreen(session, settings=self.settings, palette=self.palette)
         self.push_screen(self.game_screen)
 
     def _close_store(self) -> None:

@@ -41,8 +41,13 @@ class Option:
     primary: bool = False
 
 
+#: The dialog box's width limits (the stylesheet's ``$dialog-min-width`` and ``$dialog-max-width``).
+MIN_WIDTH, MAX_WIDTH = 40, 70
+
+
 class ChoiceDialog(ModalScreen[Choice]):
-    """A centred box with a title, a message and one button per option."""
+    """A centred box with a title, a message and one button per option. On a terminal too small for
+    it the box shrinks to the screen, border included, and its content scrolls."""
 
     #: The choice Escape makes, or None when the dialog insists on a choice.
     escape_choice: Choice | None = None
@@ -65,9 +70,19 @@ class ChoiceDialog(ModalScreen[Choice]):
                     yield Button(label, id=option.choice.value, classes="choice")
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
         primary = [option.choice for option in self.options if option.primary]
         if primary:
             self.query_one(f"#{primary[0].value}", Button).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        box = self.query_one("#dialog", Vertical)
+        box.styles.min_width = min(MIN_WIDTH, width)
+        box.styles.max_width = min(MAX_WIDTH, width)
+        box.styles.max_height = height
 
     def on_key(self, event: events.Key) -> None:
         choice = self._by_key.get(event.key)

@@ -2,8 +2,10 @@
 
 Every key event is handled to the end before the next one is read, and a move is one synchronous call
 into the session (the local game decides, the store commits), so a held key plays each repeat at most
-once and in order. Hints and auto-play ask the solver in a worker thread (see ``twenty48.tui.solver``)
-and use its answer only if the board on screen is still the board it was asked about.
+once and in order. Hints and auto-play ask the solver in a worker thread (see ``twenty48.tui.solver``).
+Every change of the game on screen starts a new *position* (a counter): each question to the solver
+names the position it is about, its answer is used only while that position is still on screen, and
+the hint panel never shows a ranking for any other position (not even during auto-play).
 """
 
 from __future__ import annotations
@@ -80,15 +82,20 @@ class GameScreen(Screen[None]):
     #: The status lines. Updating their ``Static`` lays out the screen, so the var does it only on a change.
     status: var[Text] = var(Text, init=False)
 
-    def __init__(self, session: Session, *, settings: SolverSettings, true_colour: bool) -> None:
+    def __init__(self, session: Session, *, settings: SolverSettings, palette: str) -> None:
         super().__init__()
         self.session = session
         self.settings = settings
-        self.true_colour = true_colour
+        #: The tiles' palette (a key of ``twenty48.palette.PALETTES``).
+        self.palette = palette
         self._marks_timer: Timer | None = None
         self._auto_timer: Timer | None = None
-        #: The board the solver is working on, if any.
-        self._thinking_about: Board | None = None
+        #: The position on screen: it changes with every drawing of a changed or reloaded game.
+        self._position = 0
+        #: The position the solver is working on, if any.
+        self._thinking_about: int | None = None
+        #: The position whose ranking the hint panel shows, if it shows one.
+        self._ranked: int | None = None
 
     @property
     def game(self) -> Game:
@@ -99,7 +106,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="board-area"):
-                yield BoardView(true_colour=self.true_colour, id="board")
+                yield BoardView(palette=self.palette, id="board")
             with Vertical(id="side"):
                 yield Static(Text("2048", style="bold"), id="title")
                 with Horizontal(id="stats"):
@@ -162,12 +169,23 @@ class GameScreen(Screen[None]):
         self.query_one("#score", StatBox).number = game.score
         self.query_one("#best", StatBox).number = self.session.best
         self.query_one("#moves", StatBox).number = game.moves
-        hint = self.query_one(HintPanel)
-        # A hint belongs to its position. Auto-play keeps its last ranking up until the next arrives.
-        if hint.board is not None and hint.board != game.board and not self.autoplay:
-            hint.show_idle()
+        # A new position: whatever the hint panel says belongs to the previous one.
+        self._position += 1
+        self._ranked = None
+        self._show_hint_state()
         self._show_status()
         self.undo_offered = game.can_undo
+
+    def _show_hint_state(self) -> None:
+        """Unless it shows the current position's ranking, the hint panel says whether the solver is
+        (or, under auto-play, is about to be) thinking about this position, or else how to ask."""
+        if self._ranked == self._position:
+            return
+        hint = self.query_one(HintPanel)
+        if self.autoplay or self._thinking_about == self._position:
+            hint.show_thinking(self.game.board)
+        elif hint.board is not None:
+            hint.show_idle()
 
     def _show_status(self) -> None:
         game = self.game
@@ -234,11 +252,12 @@ class GameScreen(Screen[None]):
             self._new_game()
 
     def action_hint(self) -> None:
-        hint = self.query_one(HintPanel)
-        if hint.ranking is not None and hint.board == self.game.board:
+        if self._ranked == self._position:
             return
+        hint = self.query_one(HintPanel)
         if self.game.over:
             hint.show_ranking(self.game.board, {})
+            self._ranked = self._position
             return
         hint.show_thinking(self.game.board)
         self._ask_solver(self.settings.hint_seconds)
@@ -305,11 +324,10 @@ class GameScreen(Screen[None]):
     # ---- the solver -----------------------------------------------------------------------------
 
     def _ask_solver(self, seconds: float) -> None:
-        board = self.game.board
-        if self._thinking_about == board:
+        if self._thinking_about == self._position:
             return
-        self._thinking_about = board
-        self._rank(board, seconds)
+        self._thinking_about = self._position
+        self._rank(self.game.board, self._position, seconds)
 
     @work(thread=True, group="solver", exit_on_error=False)
     def _warm_up(self) -> None:
@@ -318,24 +336,25 @@ class GameScreen(Screen[None]):
         warm_up()
 
     @work(thread=True, group="solver", exit_on_error=False)
-    def _rank(self, board: Board, seconds: float) -> None:
-        self.post_message(solve(board, seconds, self.settings.depth))
+    def _rank(self, board: Board, position: int, seconds: float) -> None:
+        self.post_message(solve(board, position, seconds, self.settings.depth))
 
     def on_solver_answer(self, answer: SolverAnswer) -> None:
-        if answer.board == self._thinking_about:
+        if answer.position == self._thinking_about:
             self._thinking_about = None
+        if answer.position != self._position:
+            # Stale: the position moved on while the solver thought (even back to the same board).
+            if self.autoplay:
+                self._ask_solver(self.settings.auto_seconds)
+            return
         hint = self.query_one(HintPanel)
         if answer.error is not None:
             self._stop_autoplay()
             hint.show_message(f"The solver failed:\n{answer.error}")
             return
         assert answer.ranking is not None
-        if answer.board != self.game.board:
-            # Stale: the position moved on while the solver thought.
-            if self.autoplay:
-                self._ask_solver(self.settings.auto_seconds)
-            return
         hint.show_ranking(answer.board, answer.ranking)
+        self._ranked = answer.position
         if self.autoplay and self.app.screen is self:
             self._auto_move(answer.ranking)
 
@@ -359,4 +378,7 @@ class GameScreen(Screen[None]):
         if self._auto_timer is not None:
             self._auto_timer.stop()
             self._auto_timer = None
-        self.autoplay = False
+        if self.autoplay:
+            self.autoplay = False
+            # "Thinking…" stays only if the solver really is thinking about this position.
+            self._show_hint_state()

@@ -34,20 +34,25 @@ class SolverSettings:
 
 
 class SolverAnswer(Message):
-    """The solver's ranking of ``board``'s legal moves (best first), or why it failed."""
+    """The solver's ranking of ``board``'s legal moves (best first), or why it failed. ``position``
+    names the position on screen it was asked for (see ``GameScreen``), so a late answer is known."""
 
-    def __init__(self, board: Board, ranking: dict[Direction, float] | None, error: str | None) -> None:
+    def __init__(
+        self, board: Board, position: int, ranking: dict[Direction, float] | None, error: str | None
+    ) -> None:
         super().__init__()
         self.board = board
+        self.position = position
         self.ranking = ranking
         self.error = error
 
 
-def solve(board: Board, seconds: float, depth: int | None) -> SolverAnswer:
-    """Rank ``board``'s moves within ``seconds`` (at ``depth`` when given). Meant for a worker thread;
-    it never raises, since the UI must survive any solver failure and say what it was."""
+def solve(board: Board, position: int, seconds: float, depth: int | None) -> SolverAnswer:
+    """Rank ``board``'s moves within ``seconds`` (at ``depth`` when given), for ``position``. Meant
+    for a worker thread; it never raises, since the UI must survive any solver failure and say what
+    it was."""
     try:
         ranking = rank_moves(board, depth=depth, time_limit=seconds)
     except Exception as exc:
-        return SolverAnswer(board, None, f"{type(exc).__name__}: {exc}")
-    return SolverAnswer(board, ranking, None)
+        return SolverAnswer(board, position, None, f"{type(exc).__name__}: {exc}")
+    return SolverAnswer(board, position, ranking, None)

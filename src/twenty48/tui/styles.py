@@ -8,21 +8,64 @@ name them as variables (``$palette-frame``, ``$side-width``...) instead of repea
 
 from __future__ import annotations
 
-from twenty48.palette import ACCENT, BUTTON, FRAME, LIGHT_TEXT, PAGE, TEXT, TRUE_COLOUR
+from twenty48.palette import ACCENT, BUTTON, FRAME, FRAME_16, LIGHT_TEXT, PAGE, PALETTES, TEXT
+from twenty48.tui import dialogs
 from twenty48.tui.widgets import GAP_X, GAP_Y, MINIMUM, PAD_X, PAD_Y, SIDE_WIDTH
 
-#: Variable name (without the ``$``) -> value. The palette's names carry a ``palette-`` prefix because
-#: Textual's own widgets read variables of the bare names (``$text``, ``$accent``).
-CSS_VARIABLES: dict[str, str] = {
-    "palette-page": PAGE,
-    "palette-text": TEXT,
-    "palette-frame": FRAME,
-    "palette-light-text": LIGHT_TEXT,
-    "palette-button": BUTTON,
-    "palette-accent": ACCENT,
-    # The dialogs borrow two tiles' colours: the first tile for game over, the 2048 tile for a win.
-    "tile-2": TRUE_COLOUR[2].background,
-    "tile-2048": TRUE_COLOUR[2048].background,
+_NO_SHADE = {"dialog-shade": "0%", "win-shade": "0%", "game-over-shade": "0%"}
+#: The screen's own colours per palette. Only true colour shades the screen behind a dialog: a
+#: translucent shade mixes colours a 256- or 16-colour terminal does not have, and its nearest ones
+#: tinted the whole screen pink and hid the digits of the 8 to 64 tiles.
+_SCREEN_COLOURS: dict[str, dict[str, str]] = {
+    "truecolor": {
+        "palette-page": PAGE,
+        "palette-text": TEXT,
+        "palette-frame": FRAME,
+        "palette-light-text": LIGHT_TEXT,
+        "palette-button": BUTTON,
+        "palette-accent": ACCENT,
+        "dialog-shade": "60%",
+        "win-shade": "50%",
+        "game-over-shade": "73%",
+    },
+    # The web colours, which Textual downgrades well enough outside the board.
+    "256": {
+        "palette-page": PAGE,
+        "palette-text": TEXT,
+        "palette-frame": FRAME,
+        "palette-light-text": LIGHT_TEXT,
+        "palette-button": BUTTON,
+        "palette-accent": ACCENT,
+        **_NO_SHADE,
+    },
+    # The terminal's own background and text; named colours for the rest.
+    "16": {
+        "palette-page": "ansi_default",
+        "palette-text": "ansi_default",
+        "palette-frame": FRAME_16,
+        "palette-light-text": "ansi_bright_white",
+        "palette-button": "ansi_blue",
+        "palette-accent": "ansi_red",
+        **_NO_SHADE,
+    },
+}
+
+
+def css_variables(palette: str) -> dict[str, str]:
+    """Variable name (without the ``$``) -> value, for ``palette`` (a key of ``PALETTES``). The
+    palette's names carry a ``palette-`` prefix because Textual's own widgets read variables of the
+    bare names (``$text``, ``$accent``)."""
+    tiles = PALETTES[palette]
+    return {
+        **_SCREEN_COLOURS[palette],
+        # The dialogs borrow two tiles' colours: the first tile for game over, the 2048 tile for a win.
+        "tile-2": tiles[2].background,
+        "tile-2048": tiles[2048].background,
+        **_SIZES,
+    }
+
+
+_SIZES: dict[str, str] = {
     "side-width": str(SIDE_WIDTH),
     "board-gap-x": str(GAP_X),
     "board-gap-y": str(GAP_Y),
@@ -30,4 +73,6 @@ CSS_VARIABLES: dict[str, str] = {
     "board-pad-y": str(PAD_Y),
     "board-min-width": str(MINIMUM.width),
     "board-min-height": str(MINIMUM.height),
+    "dialog-min-width": str(dialogs.MIN_WIDTH),
+    "dialog-max-width": str(dialogs.MAX_WIDTH),
 }

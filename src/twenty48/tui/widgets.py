@@ -98,12 +98,12 @@ class Tile(Widget):
     #: Outline style per mark: a new tile pops in with a thin round frame, a merged one gets a heavy frame.
     MARKS: Mapping[str, str] = {"spawned": "round", "merged": "heavy"}
 
-    def __init__(self, cell: int, *, true_colour: bool) -> None:
+    def __init__(self, cell: int, *, palette: str) -> None:
         super().__init__(id=f"cell-{cell}")
         self.cell = cell
         self.value = 0
         self.mark: str | None = None
-        self._true_colour = true_colour
+        self._palette = palette
         self._paint()
 
     def render(self) -> str:
@@ -118,7 +118,7 @@ class Tile(Widget):
         self.refresh()
 
     def _paint(self) -> None:
-        colours = tile_colours(self.value, self._true_colour)
+        colours = tile_colours(self.value, self._palette)
         self.styles.background = colours.background
         self.styles.color = colours.text
         # The frame takes the tile's own text colour, so it shows on light and dark tiles alike.
@@ -146,14 +146,14 @@ class BoardView(Widget):
     }
     """
 
-    def __init__(self, *, true_colour: bool, id: str | None = None) -> None:
+    def __init__(self, *, palette: str, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._true_colour = true_colour
+        self._palette = palette
         self._tiles: tuple[Tile, ...] = ()
 
     def compose(self) -> ComposeResult:
         # Kept rather than queried: every move walks the tiles, and a DOM query per move adds up.
-        self._tiles = tuple(Tile(cell, true_colour=self._true_colour) for cell in range(CELLS))
+        self._tiles = tuple(Tile(cell, palette=self._palette) for cell in range(CELLS))
         yield from self._tiles
 
     @property
