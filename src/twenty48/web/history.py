@@ -70,7 +70,8 @@ async def stats(
     "/games/{game_id}/export",
     summary='One game as a "twenty48-game/1" file',
     description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
-    '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished"}`.',
+    '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
+    '"board" (the final board: it catches a changed action that the score would not)}`.',
 )
 async def export_game(me: CallerDep, game_id: GameId) -> Response:
     data = await me.run(me.web.store.export_game, me.player, game_id)
