@@ -10,7 +10,7 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store import ImportRefusedError, Store, transfer
+from twenty48.store import ImportRefusedError, Store, checkpoints, transfer
 
 START = Board.from_rows([[512, 256, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
 
@@ -123,3 +123,21 @@ def test_not_a_file_is_refused() -> None:
     for data in ([], {"format": "twenty48-history/1"}, {"format": "twenty48-history/1", "games": {}}):
         with pytest.raises(ImportRefusedError):
             transfer.read_file(data)
+
+
+def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None:
+    player = store.local_player().id
+    game = played(12, 50, START, 300)
+    file = transfer.export_game(game, finished=True)
+    del file["board"]
+    assert set(file) == {
+        "format", "seed", "variant", "start_board", "start_score", "actions", "score", "moves",
+        "max_tile", "finished",
+    }  # fmt: skip
+    (imported,) = transfer.read_file(file)
+    assert imported.game.board == game.board and imported.index == checkpoints.index(game)
+    (game_id,) = store.import_games(player, [imported]).imported
+    assert store.load_game(player, game_id).to_dict() == game.to_dict()
+    # Without the board the other fields are still checked.
+    with pytest.raises(ImportRefusedError, match="score"):
+        transfer.read_file(file | {"score": game.score + 4})
