@@ -93,7 +93,10 @@ def test_export_import_and_delete(client: TestClient) -> None:
         refused = other.post("/api/import", json=file)
         assert refused.status_code == 422 and refused.json()["error"] == "import_refused"
         assert "the game (seed 3)" in refused.json()["detail"]
-        assert other.post("/api/import", content=b"{not json").status_code == 400
+        # Not JSON, an integer past Python's digit limit, arrays nested past the recursion limit.
+        for body in (b"{not json", b'{"seed": ' + b"1" * 5000 + b"}", b"[" * 200_000):
+            malformed = other.post("/api/import", content=body)
+            assert (malformed.status_code, malformed.json()["error"]) == (400, "malformed_json")
         too_big = other.post("/api/import", content=b" " * (MAX_IMPORT_BODY + 1))
         assert too_big.status_code == 413
     assert client.delete(f"/api/games/{state['id']}").status_code == 204

@@ -108,7 +108,9 @@ async def import_file(me: CallerDep, request: Request) -> Response:
     body = await request.body()
     try:
         data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):
+        # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
+        # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.
         return error_response(400, "malformed_json", "the request body is not valid JSON")
     try:
         games = await anyio.to_thread.run_sync(transfer.read_file, data, limiter=_IMPORTS)
