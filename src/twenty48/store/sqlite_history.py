@@ -183,8 +183,9 @@ class SQLiteHistory:
         # The middle one or two scores by OFFSET: half the time of numbering every row with a window.
         (median,) = self._db.execute(
             f"""{cte}, n AS (SELECT count(*) AS n FROM f)
-                SELECT avg(score) FROM (SELECT score FROM f ORDER BY score
-                                        LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2)""",
+                SELECT avg(score) FROM (
+                    SELECT score FROM f ORDER BY score
+                    LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2)""",
             params,
         ).fetchone()
         return median
