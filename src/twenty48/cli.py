@@ -18,6 +18,10 @@ COMMANDS: dict[str, str] = {
     "play": "play",
     "hint": "hint",
     "bench": "bench",
+    "history": "history",
+    "stats": "stats",
+    "export": "export",
+    "import": "import_games",
 }
 
 

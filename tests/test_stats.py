@@ -1,0 +1,185 @@
+"""Statistics against a direct computation from the games themselves."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import pytest
+
+from twenty48.game import Game
+from twenty48.rules import Board, Direction
+from twenty48.store import Store
+from twenty48.store.sqlite import SQLiteBackend
+
+BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with Store.open(tmp_path / "stats.sqlite3") as s:
+        yield s
+
+
+def direct(games: list[Game], first: list[dict[int, int]]) -> dict:
+    """The figures computed from finished games directly (every game here is finished)."""
+    scores = [g.score for g in games]
+    largest = max(max(g.board.max_tile for g in games), 2048)
+    tiles = [2048 * 2**k for k in range(largest.bit_length() - (2048).bit_length() + 1)]
+    runs, run = [0], 0
+    for g in games:
+        run = run + 1 if g.board.max_tile >= 2048 else 0
+        runs.append(run)
+    reach = {t: sum(g.board.max_tile >= t for g in games) / len(games) for t in tiles}
+    firsts = {t: [f[t] for f in first if t in f] for t in tiles}
+    return {
+        "best": max(scores),
+        "mean": statistics.fmean(scores),
+        "median": statistics.median(scores),
+        "reach": reach,
+        "first": {t: (statistics.median(m), min(m)) if m else (None, None) for t, m in firsts.items()},
+        "win_rate": sum(g.won for g in games) / len(games),
+        "streak": (run, max(runs)),
+        "recent": scores[-100:],
+    }
+
+
+def test_stats_equal_a_direct_computation(store: Store) -> None:
+    player = store.local_player().id
+    rng = random.Random(4)
+    played: list[Game] = []
+    firsts: list[dict[int, int]] = []
+    for seed in range(40):
+        # Some games start near a win so that 2048 and 4096 are reached at varying moves.
+        prepared = seed % 3 != 0
+        game = Game.from_board(BIG, seed=seed) if prepared else Game.new(seed)
+        first: dict[int, int] = {t: 0 for t in (2048, 4096) if game.board.max_tile >= t}
+        limit = rng.randrange(1, 60)
+        while not game.over and game.moves < limit:
+            before = game.board.max_tile
+            game.play(rng.choice(game.board.legal_moves()))
+            for t in (2048, 4096):
+                if before < t <= game.board.max_tile:
+                    first[t] = game.moves
+        store.add_game(player, game)
+        played.append(game)
+        firsts.append(first)
+    store.new_game(player)  # the previous ones are now all finished; this one is not
+    stats = store.stats(player, "classic")
+    want = direct(played, firsts)
+    assert (stats.games, stats.finished) == (41, 40)
+    assert stats.best == want["best"]
+    assert stats.mean == pytest.approx(want["mean"])
+    assert stats.median == want["median"]
+    assert stats.reach == pytest.approx(want["reach"])
+    assert {t: (r.median, r.best) for t, r in stats.first_reach.items()} == want["first"]
+    assert stats.win_rate == pytest.approx(want["win_rate"])
+    assert (stats.streak_current, stats.streak_best) == want["streak"]
+    assert list(stats.recent) == want["recent"]
+
+
+def test_exclude_keeps_only_games_known_unassisted(store: Store) -> None:
+    player = store.local_player().id
+    clean = store.new_game(player, seed=1)
+    clean = store.move(player, clean.id, clean.board.legal_moves()[0], revision=clean.revision).game
+    hinted = store.new_game(player, seed=2)
+    store.note_hint(player, hinted.id, hinted.revision)
+    undone = store.new_game(player, seed=3)
+    undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
+    store.undo(player, undone.id, revision=undone.revision)
+    store.new_game(player, seed=4)
+    everything = store.stats(player, "classic")
+    unassisted = store.stats(player, "classic", assisted=False)
+    assert everything.finished == 3
+    assert unassisted.finished == 1
+    assert unassisted.recent == (clean.score,)
+
+
+def test_no_finished_game_gives_empty_figures(store: Store) -> None:
+    player = store.local_player().id
+    store.current_game(player)
+    stats = store.stats(player, "merge")
+    assert (stats.games, stats.finished, stats.best, stats.mean, stats.reach) == (0, 0, None, None, {})
+    assert store.stats(player, "classic").games == 1
+    with pytest.raises(ValueError):
+        store.stats(player, "chess")
+
+
+def test_streak_breaks_on_a_game_below_2048(store: Store) -> None:
+    player = store.local_player().id
+    near = Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
+    for wins in (True, True, False, True):
+        game = Game.from_board(
+            near if wins else Board.from_rows([[1024, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]), seed=1
+        )
+        if wins:
+            game.play(Direction.LEFT)
+        store.add_game(player, game)
+    store.new_game(player)
+    stats = store.stats(player, "classic")
+    assert (stats.streak_current, stats.streak_best) == (1, 2)
+
+
+class _WriterBetweenStatements:
+    """A real SQLite backend whose first read statement is followed, before the next one, by
+    another process-like writer (a second ``Store`` on the same file) adding a finished game."""
+
+    def __init__(self, path: Path, writer: Store, player: int) -> None:
+        self._backend = SQLiteBackend.open(path, group_commit=False)
+        self.location = self._backend.location
+        self._writer, self._player = writer, player
+        self.interleaved = 0
+
+    @contextmanager
+    def read(self) -> Iterator[object]:
+        with self._backend.read() as db:
+            yield _Interleaving(db, self)
+
+    def write(self) -> AbstractContextManager[object]:
+        return self._backend.write()
+
+    def flush(self) -> None:
+        self._backend.flush()
+
+    def close(self) -> None:
+        self._backend.close()
+
+    def interleave(self) -> None:
+        self.interleaved += 1
+        self._writer.add_game(self._player, Game.from_board(BIG, seed=self.interleaved))
+
+
+class _Interleaving:
+    def __init__(self, db: object, owner: _WriterBetweenStatements) -> None:
+        self._db, self._owner = db, owner
+
+    def __getattr__(self, name: str) -> object:
+        primitive = getattr(self._db, name)
+
+        def called(*args: object, **kwargs: object) -> object:
+            found = primitive(*args, **kwargs)
+            if name == "stats_totals":
+                self._owner.interleave()
+            return found
+
+        return called
+
+
+def test_a_statistic_reads_one_snapshot_while_another_process_writes(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    with Store.open(path) as writer:
+        player = writer.local_player().id
+        for seed in range(3):
+            writer.add_game(player, Game.from_board(BIG, seed=seed))
+        backend = _WriterBetweenStatements(path, writer, player)
+        with Store(backend) as reader:
+            seen = reader.stats(player, "classic")
+            assert backend.interleaved == 1
+            # The game added between the totals and the rest is in none of the figures: the totals
+            # said 3 games, 2 finished (the newest is current), and so do the rest.
+            assert (seen.games, seen.finished, len(seen.recent)) == (3, 2, 2)
+            after = reader.stats(player, "classic")
+            assert (after.games, after.finished, len(after.recent)) == (4, 3, 3)
