@@ -3,10 +3,15 @@
 
 const $ = (id) => document.getElementById(id);
 
-function applyTheme(settings) {
+const moreContrast = matchMedia("(prefers-contrast: more)");
+// High-contrast tiles: chosen, or (not chosen either way) asked for by the system.
+const highContrast = (settings) => ({ on: true, off: false })[settings.get("contrast")] ?? moreContrast.matches;
+
+function applyLook(settings) {
   const theme = settings.get("theme");
   if (theme === "system") delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
+  document.documentElement.classList.toggle("hc", highContrast(settings));
 }
 
 // `relabel` redraws what the page wrote itself (cell labels, scores, the mode) in the new language.
@@ -17,19 +22,21 @@ function applyLanguage(i18n, lang, relabel) {
 }
 
 export function bindSettings(settings, i18n, relabel) {
-  applyTheme(settings);
+  applyLook(settings);
   applyLanguage(i18n, i18n.lang, relabel);
   for (const control of document.querySelectorAll("[data-setting]")) {
     const key = control.dataset.setting;
+    const contrast = key === "contrast"; // a switch over "on" / "off", showing what applies now
     const show = () => {
-      if (control.type === "checkbox") control.checked = settings.get(key);
+      if (control.type === "checkbox") control.checked = contrast ? highContrast(settings) : settings.get(key);
       else control.value = settings.get(key);
     };
     show();
     settings.onChange((changed) => changed === key && show());
+    moreContrast.addEventListener("change", show);
     control.addEventListener(control.type === "range" ? "input" : "change", () => {
-      const value = control.type === "checkbox" ? control.checked : control.type === "range" ? Number(control.value) : control.value;
-      settings.set(key, value);
+      const { type, checked, value } = control;
+      settings.set(key, type === "checkbox" ? (contrast ? (checked ? "on" : "off") : checked) : type === "range" ? Number(value) : value);
     });
   }
   const soundButton = $("sound");
@@ -37,8 +44,9 @@ export function bindSettings(settings, i18n, relabel) {
   showSound();
   settings.onChange((key) => {
     if (key === "muted") showSound();
-    if (key === "theme") applyTheme(settings);
+    if (key === "theme" || key === "contrast") applyLook(settings);
   });
+  moreContrast.addEventListener("change", () => applyLook(settings));
   soundButton.addEventListener("click", () => settings.set("muted", !settings.get("muted")));
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => {
