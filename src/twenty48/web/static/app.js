@@ -77,6 +77,7 @@ async function start() {
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
+  withSolver(); // fetched now that the board is up, so the first Hint or Auto-play answers at once
 }
 
 start();

@@ -15,7 +15,7 @@ const STRINGS = {
     close: "Close", scoreIs: "Score {n}", hintIs: "Hint: {d}",
     goal: "Join the tiles, get to 2048!", contrast: "High-contrast tiles",
     helpKeys: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N starts a new game",
-    helpKeysMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N: new game · drag a tile to move only it",
+    helpKeysMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N: new game · a drag that starts on a tile moves only that tile",
     helpSwipe: "Swipe on the board to move", helpSwipeMerge: "Swipe to move; a swipe that starts on a tile moves only that tile",
     gbest: "best", ggood: "good", ginaccuracy: "so-so", gmistake: "bad", gblunder: "blunder",
     offline: "Can't reach the server; retrying… ({n} waiting)", online: "Connected again.",
