@@ -94,8 +94,6 @@ def test_tiles_grow_with_the_terminal_and_stay_roughly_square():
     assert wide is not None and wide.tile_width <= 2 * wide.tile_height + 2
 
 
-
-
 # ---- session --------------------------------------------------------------------------------------
 
 

@@ -311,6 +311,8 @@ def test_the_offline_notice_leaves_the_scores_clear(pages: Pages, live_server: L
     notice, scores = page.locator("#notice").bounding_box(), page.locator(".top").bounding_box()
     assert notice is not None and scores is not None
     assert notice["y"] >= scores["y"] + scores["height"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"polish-{size}-offline.png")
     page.unroute("**/api/games/**")
     settled(page, 1)
 
