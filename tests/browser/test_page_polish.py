@@ -297,8 +297,8 @@ def test_game_over_disables_auto_play_like_hint_and_undo(pages: Pages, live_serv
     page.wait_for_selector("#over", state="visible")
     assert page.is_disabled("#auto") and page.is_disabled("#hint") and page.is_disabled("#undo")
     page.click("#again")
-    page.wait_for_selector("#over", state="hidden")
-    assert page.is_enabled("#auto")
+    page.wait_for_selector("#over", state="hidden")  # at once; the new game's state comes after
+    page.wait_for_selector("#auto:enabled")
 
 
 @pytest.mark.parametrize("size", ["360x640", "1280x800"])
