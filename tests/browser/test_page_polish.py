@@ -304,8 +304,8 @@ def test_game_over_disables_auto_play_like_hint_and_undo(pages: Pages, live_serv
 @pytest.mark.parametrize("size", ["360x640", "1280x800"])
 def test_the_offline_notice_leaves_the_scores_clear(pages: Pages, live_server: LiveServer, size: str) -> None:
     page = open_at(pages, size, allow_errors=True)
+    page.route("**/api/games/**", lambda route: route.abort())  # set before the page loads its game
     prepare(page, live_server, OPEN)
-    page.route("**/api/games/**", lambda route: route.abort())
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#notice", state="visible")
     notice, scores = page.locator("#notice").bounding_box(), page.locator(".top").bounding_box()
