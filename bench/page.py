@@ -3,8 +3,13 @@
 Starts the real server (`2048 serve`) on a fresh database on loopback and drives Debian's Chromium
 (headless, through Playwright) against it. Prints one JSON line:
 
-- page_bytes: the page's own files (html, css, js under twenty48/web/static), uncompressed;
-  target <= 60 KB (61,440 bytes).
+- first_board_bytes: what the first board needs, as the browser fetched it before the page was
+  playable: the html and the css and js under /static/ (uncompressed, fonts not counted);
+  target <= 60 KB (61,440 bytes). first_board_files: how many files that is.
+- font_bytes: the fonts fetched for the first board (Clear Sans, woff2), reported apart, as the
+  original's fonts are.
+- later_bytes: the page's other html, css and js, fetched only when first used (the languages other
+  than the player's, the solver's hint and auto-play, views added later).
 - first_board_ms_p50 / _p95: navigation start to the first playable board (the page's
   "twenty48:ready" mark: state loaded, board drawn, input bound), each load in a fresh browser
   context (new player, empty cache); target < 300 ms.
@@ -58,9 +63,29 @@ addEventListener('DOMContentLoaded', () => {
 """
 
 
-def page_bytes() -> tuple[int, int]:
-    files = [p for p in STATIC.iterdir() if p.suffix in (".html", ".css", ".js")]
-    return sum(p.stat().st_size for p in files), len(files)
+# Every file of the page the browser fetched before the first board was playable, with its size.
+FIRST_FILES = """() => {
+  const ready = performance.getEntriesByName('twenty48:ready')[0].startTime;
+  const page = performance.getEntriesByType('navigation')[0];
+  const own = performance.getEntriesByType('resource')
+    .filter((e) => new URL(e.name).pathname.startsWith('/static/') && e.responseEnd <= ready);
+  return [['/', page.decodedBodySize], ...own.map((e) => [new URL(e.name).pathname, e.decodedBodySize])];
+}"""
+
+
+def page_figures(fetched: list[tuple[str, int]]) -> dict[str, int]:
+    """Bytes for the first board, its fonts, and the page's code that waits for first use."""
+    fonts = [size for path, size in fetched if path.endswith(".woff2")]
+    code = {path: size for path, size in fetched if not path.endswith(".woff2")}
+    files = [p for p in STATIC.rglob("*") if p.suffix in (".html", ".css", ".js")]
+    fetched_later = [p for p in files if "/static/" + p.relative_to(STATIC).as_posix() not in code]
+    later = [p for p in fetched_later if p.name != "index.html"]
+    return {
+        "first_board_bytes": sum(code.values()),
+        "first_board_files": len(code),
+        "font_bytes": sum(fonts),
+        "later_bytes": sum(p.stat().st_size for p in later),
+    }
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
@@ -80,16 +105,19 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[round(fraction * (len(ordered) - 1))]
 
 
-def first_board_times(browser: Browser, url: str, loads: int) -> list[float]:
+def first_board_times(browser: Browser, url: str, loads: int) -> tuple[list[float], list[tuple[str, int]]]:
+    """Navigation start to the first playable board, per load; and what the last load fetched for it."""
     times = []
+    fetched: list[tuple[str, int]] = []
     for _ in range(loads):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("body[data-ready]")
         times.append(page.evaluate("performance.getEntriesByName('twenty48:ready')[0].startTime"))
+        fetched = [(path, size) for path, size in page.evaluate(FIRST_FILES)]
         context.close()
-    return times
+    return times, fetched
 
 
 def legal_key(page: Page) -> str | None:
@@ -126,7 +154,6 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=200, help="key presses to time")
     parser.add_argument("--pause-ms", type=int, default=150, help="pause between key presses")
     args = parser.parse_args()
-    size, files = page_bytes()
     with tempfile.TemporaryDirectory() as directory:
         process, url = start_server(Path(directory) / "bench.sqlite3")
         try:
@@ -135,7 +162,7 @@ def main() -> None:
                     executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
                 )
                 first_board_times(browser, url, 2)  # browser start-up work, not the page's
-                boards = first_board_times(browser, url, args.loads)
+                boards, fetched = first_board_times(browser, url, args.loads)
                 dom, frames = key_latencies(browser, url, args.presses, args.pause_ms)
                 browser.close()
         finally:
@@ -144,8 +171,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "page_bytes": size,
-                "page_files": files,
+                **page_figures(fetched),
                 "first_board_ms_p50": round(statistics.median(boards), 1),
                 "first_board_ms_p95": round(percentile(boards, 0.95), 1),
                 "key_to_animation_ms_p50": round(statistics.median(frames), 1),

@@ -396,6 +396,9 @@ async def test_a_hint_ranks_every_legal_move_and_highlights_the_best(db):
         assert best_line.startswith(f"{'↑↓←→'[next(iter(expected)).index]} {next(iter(expected)).value}")
         assert "★" in best_line
         assert len(str(text).splitlines()) == 4  # every direction listed, illegal ones dashed
+        # Standings (0-100 and a grade, twenty48.ai.standing), not the solver's raw values.
+        assert best_line.split()[2:4] == ["100", "best"]
+        assert "-" not in str(text) and "," not in str(text)
         # The hint belongs to its position: a move clears it.
         await pilot.press(screen.game.board.legal_moves()[0].value)
         assert hint.ranking is None

@@ -22,7 +22,7 @@ from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.tui.session import ChangedElsewhere, Session
-from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry, format_value
+from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry
 
 TILES = [0] + [2**k for k in range(1, 18)]
 
@@ -92,11 +92,6 @@ def test_tiles_grow_with_the_terminal_and_stay_roughly_square():
     # A very wide but short terminal does not stretch tiles into bars.
     wide = board_geometry(300, 24)
     assert wide is not None and wide.tile_width <= 2 * wide.tile_height + 2
-
-
-def test_solver_values_are_formatted_for_reading():
-    assert format_value(1_607_824.4) == "1,607,824"
-    assert format_value(12.345) == "12.35"
 
 
 # ---- session --------------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ What is equal and what deliberately is not, read from ``web/static/style.css``:
 
 - backgrounds: the empty cell (light theme) and every tile from 2 to 4096 are the palette's colours;
 - past 4096 the page gives each tile a colour of its own, where the palette draws them all as 4096;
-- text: the page's digits are its own, darker ones, so that every tile reads at 4.5:1 (the original's
-  white on orange does not); up to 4096 they are never less legible than the palette's.
+- text: the default look is the original's (dark digits on 2 and 4, light ones from 8 up), the
+  palette's colours exactly; the "High-contrast tiles" setting (rules under ``.hc``) turns the digits
+  on the light tiles dark so that every tile reads at 4.5:1, and is never less legible than the palette.
 """
 
 from __future__ import annotations
@@ -77,8 +78,9 @@ def _fallback(value: str, variable: str) -> str:
 
 
 @functools.cache
-def _page_colours() -> tuple[str, dict[int, tuple[str, str]]]:
-    """The stylesheet's empty-cell background (light theme) and tile value -> (background, text)."""
+def _page_colours() -> tuple[str, dict[int, tuple[str, str]], dict[int, str]]:
+    """The stylesheet's empty-cell background (light theme), tile value -> (background, text) of the
+    default look, and tile value -> text under high contrast (``.hc``)."""
     css = re.sub(r"/\*.*?\*/", "", STYLESHEET.read_text(encoding="utf-8"), flags=re.S)
     rules = _top_level_rules(css)
     # A tile colour set inside an at-rule (a dark theme, a media query) would escape what follows.
@@ -91,14 +93,25 @@ def _page_colours() -> tuple[str, dict[int, tuple[str, str]]]:
         value: {"background": _fallback(base["background"], "--tb"), "text": _fallback(base["color"], "--fg")}
         for value in TILE_VALUES
     }
+    contrast: dict[int, str] = {}
     for selector, declarations in rules:
-        for value in map(int, _TILE.findall(selector)):
-            if "--tb" in declarations:
-                tiles[value]["background"] = _hex(declarations["--tb"])
-            if "--fg" in declarations:
-                tiles[value]["text"] = _hex(declarations["--fg"])
+        if selector == ".hc .tile":
+            contrast.update(dict.fromkeys(TILE_VALUES, _hex(declarations["--fg"])))
+            continue
+        for part in selector.split(","):
+            part = part.strip()
+            for value in map(int, _TILE.findall(part)):
+                if part.startswith(".hc "):
+                    assert set(declarations) == {"--fg"}, f"high contrast changes only the digits: {part}"
+                    contrast[value] = _hex(declarations["--fg"])
+                    continue
+                if "--tb" in declarations:
+                    tiles[value]["background"] = _hex(declarations["--tb"])
+                if "--fg" in declarations:
+                    tiles[value]["text"] = _hex(declarations["--fg"])
     assert next(d for s, d in rules if s == ".cell")["background"] == "var(--slot)"
-    return _light(variables["--slot"]), {v: (t["background"], t["text"]) for v, t in tiles.items()}
+    page = {v: (t["background"], t["text"]) for v, t in tiles.items()}
+    return _light(variables["--slot"]), page, {v: contrast.get(v, page[v][1]) for v in TILE_VALUES}
 
 
 CLASSIC_TILES = sorted(v for v in TILE_VALUES if v <= _SUPER)
@@ -140,23 +153,38 @@ def test_tiles_past_4096_have_colours_of_their_own_where_the_palette_shares_one(
     assert len(set(backgrounds)) == len(backgrounds)
 
 
+@pytest.mark.parametrize("value", CLASSIC_TILES)
+def test_the_default_digits_are_the_originals(value: int) -> None:
+    assert _page_tiles()[value][1] == TRUE_COLOUR[value].text
+
+
+def test_past_4096_the_default_digits_stay_light() -> None:
+    for value in SUPER_TILES:
+        background, text = _page_tiles()[value]
+        assert _luminance(text) > _luminance(background) and _contrast(text, background) >= MIN_CONTRAST
+
+
+def _high_contrast(value: int) -> tuple[str, str]:
+    return _page_tiles()[value][0], _page_colours()[2][value]
+
+
 @pytest.mark.parametrize("value", sorted(TILE_VALUES))
-def test_tile_text_reads_at_4_5_to_1(value: int) -> None:
-    background, text = _page_tiles()[value]
+def test_high_contrast_tile_text_reads_at_4_5_to_1(value: int) -> None:
+    background, text = _high_contrast(value)
     assert _contrast(text, background) >= MIN_CONTRAST
 
 
 @pytest.mark.parametrize("value", CLASSIC_TILES)
-def test_tile_text_is_never_less_legible_than_the_palettes(value: int) -> None:
+def test_high_contrast_text_is_never_less_legible_than_the_palettes(value: int) -> None:
     # Only where the backgrounds are the same: past 4096 the page's own colours are not comparable.
-    background, text = _page_tiles()[value]
+    background, text = _high_contrast(value)
     assert _contrast(text, background) >= _contrast(TRUE_COLOUR[value].text, background)
 
 
 @pytest.mark.parametrize("value", CLASSIC_TILES)
-def test_tile_text_keeps_dark_digits_where_the_palette_has_them(value: int) -> None:
-    # The palette's dark text (2 and 4) stays dark on the page; its light text on orange and gold
-    # (8 to 2048) turns dark there for contrast; 4096's light text stays light.
+def test_high_contrast_turns_dark_exactly_the_light_digits_on_orange_and_gold(value: int) -> None:
+    # The palette's dark text (2 and 4) stays dark; its light text on orange and gold (8 to 2048)
+    # turns dark for contrast; 4096's light text stays light.
     palette_dark = _luminance(TRUE_COLOUR[value].text) < _luminance(TRUE_COLOUR[value].background)
-    page_dark = _luminance(_page_tiles()[value][1]) < _luminance(_page_tiles()[value][0])
-    assert page_dark == (palette_dark or 8 <= value <= 2048)
+    background, text = _high_contrast(value)
+    assert (_luminance(text) < _luminance(background)) == (palette_dark or 8 <= value <= 2048)

@@ -161,6 +161,7 @@ def test_auto_play_moves_and_stops_on_a_key_and_on_the_toggle(pages: Pages, live
     page.reload()
     ready(page)
     page.click("#auto")
+    page.wait_for_selector("#auto[aria-pressed=true]", timeout=2000)  # the solver's module may still load
     assert page.get_attribute("#auto", "aria-pressed") == "true"
     assert page.text_content("#auto") == "Stop"
     wait_until(lambda: numbers(page)["moves"] >= 4, timeout=20)

@@ -65,7 +65,7 @@ def now(page: Page) -> float:
 
 
 def test_music_starts_on_the_first_gesture_and_plays_the_loop(pages: Pages, live_server: LiveServer) -> None:
-    page = sound_page(pages, live_server)
+    page = sound_page(pages, live_server, settings={"music": True})  # off on a fresh profile
     page.wait_for_timeout(400)
     assert page.evaluate("audioLog.contexts") == 0  # no sound before the player does something
     page.keyboard.press("ArrowRight")
@@ -80,7 +80,7 @@ def test_music_starts_on_the_first_gesture_and_plays_the_loop(pages: Pages, live
 
 
 def test_music_pauses_in_a_hidden_tab_and_stops_at_game_over(pages: Pages, live_server: LiveServer) -> None:
-    page = sound_page(pages, live_server)
+    page = sound_page(pages, live_server, settings={"music": True})  # off on a fresh profile
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(400)
     page.evaluate("window.tabHidden = true; document.dispatchEvent(new Event('visibilitychange'))")
@@ -146,7 +146,8 @@ def test_settings_persist(pages: Pages) -> None:
     ready(page)
     saved = json.loads(page.evaluate("localStorage.getItem('twenty48.settings')"))
     assert saved == {
-        "music": False,
+        "music": True,  # music starts off: the click turned it on
+        "contrast": "",
         "effects": True,
         "muted": True,
         "volume": 30,
@@ -155,7 +156,7 @@ def test_settings_persist(pages: Pages) -> None:
         "speed": "fast",
     }
     page.click("#open-settings")
-    assert not page.is_checked("[data-setting=music]") and page.is_checked("[data-setting=effects]")
+    assert page.is_checked("[data-setting=music]") and page.is_checked("[data-setting=effects]")
     assert page.input_value("[data-setting=volume]") == "30"
     assert page.input_value("[data-setting=theme]") == "dark"
     assert page.input_value("[data-setting=speed]") == "fast"

@@ -42,11 +42,12 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     first = server_state(page)
     assert first["variant"] == "classic"  # the default
     assert page.text_content("#mode") == "Mode: Classic"
-    # The mode button opens the new-game dialog with the other mode chosen; nothing played yet,
-    # so there is no game to warn about.
+    # The mode button opens the new-game dialog on the current mode (changing it is the player's
+    # explicit choice); nothing played yet, so there is no game to warn about.
     page.click("#mode")
     assert page.is_visible("#confirm") and page.is_hidden("#confirm-text")
-    assert page.is_checked("#confirm [value=merge]")
+    assert page.is_checked("#confirm [value=classic]")
+    page.check("#confirm [value=merge]")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "page-phone-mode-dialog.png")
     page.click("#confirm-yes")

@@ -60,18 +60,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
     from twenty48.ai import analyse, warm_up
+    from twenty48.ai.standing import standings
 
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
     warm_up()
     analysis = analyse(board, depth=args.depth, time_limit=solver_time_limit(args), nodes=args.nodes)
     best = analysis.best
+    ranked = standings(board, analysis.values)
     if args.json:
         print(
             json.dumps(
                 {
                     "board": [list(row) for row in board.rows],
                     "best": best.value if best else None,
-                    "moves": [{"direction": d.value, "value": v} for d, v in analysis.values.items()],
+                    "moves": [
+                        {"direction": d.value, "value": v, "standing": s.points, "grade": s.grade.value}
+                        for (d, v), s in zip(analysis.values.items(), ranked.values(), strict=True)
+                    ],
                     "depth": analysis.depth,
                     "nodes": analysis.nodes,
                     "ms": round(analysis.seconds * 1000, 3),
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         f"best move: {best}  (depth {analysis.depth}, {analysis.nodes:,} nodes, "
         f"{analysis.seconds * 1000:.1f} ms)"
     )
-    top = analysis.values[best]
-    for direction, value in analysis.values.items():
-        print(f"  {direction.value:<6} {value:>14,.1f}  {value - top:>+12,.1f}")
+    # The raw values are heuristic expectations (in --json); a reader gets each move's standing.
+    for direction, standing in ranked.items():
+        print(f"  {direction.value:<6} {standing.points:>3}/100  {standing.grade}")
     return 0

@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from twenty48.ai.standing import standings
 from twenty48.palette import ACCENT, LIGHT_TEXT, tile_colours
 from twenty48.rules import CELLS, Board, Direction
 
@@ -204,13 +205,9 @@ class StatBox(Widget):
         return text
 
 
-def format_value(value: float) -> str:
-    """A solver value for the hint panel: thousands separated, decimals only for small numbers."""
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.2f}"
-
-
 class HintPanel(Static):
-    """What the solver thinks of the current position: each legal move's value, the best highlighted."""
+    """What the solver thinks of the current position: each legal move's standing (0-100 and a
+    grade, ``twenty48.ai.standing``; the raw values mean nothing to a player), the best highlighted."""
 
     DEFAULT_CSS = """
     HintPanel {
@@ -255,8 +252,8 @@ class HintPanel(Static):
             self.update(Text("No move is left."))
             return
         text = Text()
-        for position, (direction, value) in enumerate(ranking.items()):
-            line = f"{ARROWS[direction]} {direction.value:<5} {format_value(value):>12}"
+        for position, (direction, standing) in enumerate(standings(board, ranking).items()):
+            line = f"{ARROWS[direction]} {direction.value:<5} {standing.points:>3} {standing.grade}"
             if position == 0:
                 text.append(line + " ★", style=f"bold {LIGHT_TEXT} on {ACCENT}")
             else:
@@ -264,6 +261,6 @@ class HintPanel(Static):
             text.append("\n")
         for direction in Direction:
             if direction not in ranking:
-                text.append(f"{ARROWS[direction]} {direction.value:<5} {'—':>12}\n", style="dim")
+                text.append(f"{ARROWS[direction]} {direction.value:<5} {'—':>3}\n", style="dim")
         text.rstrip()
         self.update(text)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from twenty48.rules import CELLS, Direction
+from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, GameRecord, GameSummary, MoveOutcome, Replay
 from twenty48.variants import CLASSIC
@@ -228,6 +229,21 @@ class ReplayAnswer(BaseModel):
 class RankedMove(BaseModel):
     direction: Direction
     value: float = Field(description="The solver's expected value of the position after this move.")
+    standing: int = Field(
+        ge=0, le=100, description="How good the move is, 0-100: 100 for the best (twenty48.ai.standing)."
+    )
+    grade: str = Field(description="best, good, inaccuracy, mistake or blunder (from the standing).")
+
+    @classmethod
+    def ranked(cls, board: Board, ranking: Mapping[Direction, float]) -> list[RankedMove]:
+        """``ranking`` (the solver's values, best first) with each move's standing on ``board``."""
+        # Imported here: twenty48.ai loads the compiled solver, which the server loads on first use.
+        from twenty48.ai.standing import standings
+
+        return [
+            cls(direction=d, value=ranking[d], standing=s.points, grade=s.grade.value)
+            for d, s in standings(board, ranking).items()
+        ]
 
 
 class HintAnswer(BaseModel):

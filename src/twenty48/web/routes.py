@@ -233,7 +233,7 @@ async def hint(
             game_id=record.id,
             revision=record.revision,
             best=next(iter(ranking)),
-            moves=[RankedMove(direction=d, value=v) for d, v in ranking.items()],
+            moves=RankedMove.ranked(record.board, ranking),
         )
     )
 

@@ -1,9 +1,8 @@
 // The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices, autoplay.js asks the solver.
+// choices, autoplay.js (loaded on first use) asks the solver.
 
-import { AutoPlay } from "./autoplay.js";
 import { Sound } from "./audio.js";
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
@@ -21,7 +20,17 @@ const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: v
 const sound = new Sound(settings);
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
-const auto = new AutoPlay(queue, hud, settings);
+// The solver's side (hint and auto-play) loads on first use: the first board does not need it.
+let solver = null;
+let loading = null;
+const withSolver = () =>
+  (loading ??= import("./autoplay.js").then(({ AutoPlay }) => (solver = new AutoPlay(queue, hud, settings))));
+const auto = {
+  stop: () => solver?.stop() ?? false,
+  set: (on) => solver?.set(on),
+  hint: () => withSolver().then((s) => s.hint()),
+  toggle: () => withSolver().then((s) => s.toggle()),
+};
 
 // In Merge 2048 a swipe that starts on a tile moves only that tile (the one shown there when the
 // finger went down); one that starts on an empty cell or a gap moves the whole board.
@@ -75,12 +84,13 @@ async function route() {
 }
 
 async function start() {
-  bindSettings(settings, i18n, () => hud.relabel(queue.state));
+  const spoken = bindSettings(settings, i18n, () => hud.relabel(queue.state));
   bind();
-  await queue.load();
+  await Promise.all([spoken, queue.load()]);
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
+  withSolver(); // fetched now that the board is up, so the first Hint or Auto-play answers at once
   route();
 }
 

@@ -40,10 +40,10 @@ export class Hud {
     return this.view.busy;
   }
 
-  // The solver's advice: each legal move's value at its edge, the best one marked.
+  // The solver's advice: each legal move's standing in words (the raw values mean nothing to a player).
   hint(answer) {
-    const values = Object.fromEntries(answer.moves.map((m) => [m.direction, m.value]));
-    this.view.showHint(answer.best, values, (v) => this.i18n.number(v));
+    const grades = Object.fromEntries(answer.moves.map((m) => [m.direction, m.grade]));
+    this.view.showHint(answer.best, grades, (grade) => this.t("g" + grade));
     this.announce("hintIs", { d: this.t(answer.best) });
   }
 
@@ -56,11 +56,14 @@ export class Hud {
   }
 
   scores(state) {
-    $("score").textContent = state.score;
-    $("best").textContent = state.best;
+    for (const name of ["score", "best"]) {
+      $(name).textContent = state[name];
+      // Seven digits (up to 3,932,100) take a smaller size to fit a 360 px header.
+      $(name).classList.toggle("long", state[name] >= 1e6);
+    }
     $("moves").textContent = state.moves;
     $("undo").disabled = !state.can_undo;
-    $("hint").disabled = state.over;
+    $("hint").disabled = $("auto").disabled = state.over;
     $("final").textContent = this.t("finalScore", { n: state.score });
   }
 
@@ -73,8 +76,12 @@ export class Hud {
     mode.dataset.variant = state.variant;
     mode.setAttribute("aria-label", this.t("changeMode", { m: name }));
     mode.title = mode.getAttribute("aria-label");
-    $("help").dataset.i18n = state.variant === "merge" ? "helpMerge" : "help";
-    $("help").textContent = this.t($("help").dataset.i18n);
+    // What applies to this device: keys where there is a keyboard (a fine pointer), swipes on touch.
+    const merge = state.variant === "merge" ? "Merge" : "";
+    const help = [];
+    if (matchMedia("(any-pointer: fine)").matches) help.push(this.t("helpKeys" + merge));
+    if (matchMedia("(any-pointer: coarse)").matches || !help.length) help.push(this.t("helpSwipe" + merge));
+    $("help").textContent = help.join(" · ");
   }
 
   // After a language change; `state` is null before the first answer.

@@ -1,5 +1,5 @@
-// The new-game dialog and the buttons that open it. A new game keeps the mode unless the dialog
-// changes it; the dialog asks first only when there is a game to lose.
+// The new-game dialog and the buttons that open it. A new game keeps the mode unless the player
+// changes it in the dialog; the dialog asks first only when there is a game to lose.
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,11 +18,14 @@ export function bindNewGame(queue, auto) {
     else queue.newGame();
   };
   $("new").addEventListener("click", request);
-  $("win-new").addEventListener("click", request);
-  // The mode button: the dialog, with the other mode chosen.
+  // The banner's button is the player's choice already: no second question.
+  $("win-new").addEventListener("click", () => queue.newGame());
+  // The mode button: the dialog on the current mode, its radio focused, so changing it is a choice
+  // the player makes (Enter alone does nothing there).
   $("mode").addEventListener("click", () => {
     auto.set(false);
-    ask(queue.state?.variant === "merge" ? "classic" : "merge");
+    ask(queue.state?.variant);
+    dialog.querySelector("[name=variant]:checked").focus();
   });
   $("confirm-yes").addEventListener("click", () => dialog.close("yes"));
   $("confirm-no").addEventListener("click", () => dialog.close());

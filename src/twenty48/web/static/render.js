@@ -21,10 +21,18 @@ export class BoardView {
   constructor(frame, label) {
     this.board = frame.querySelector("#board");
     this.fx = frame.querySelector("#fx");
-    this.hints = frame.querySelector("#hints");
-    this.cells = [...this.board.children];
+    this.hints = document.getElementById("hints");
     this.label = label; // value -> the cell's aria-label
     this.values = Array(16).fill(0);
+    this.cells = this.values.map(() => {
+      const cell = document.createElement("div");
+      cell.className = "cell";
+      cell.setAttribute("role", "img");
+      cell.dataset.value = 0;
+      return cell;
+    });
+    this.board.append(...this.cells);
+    this.relabel();
     this.settle = null; // ends the running slide early
   }
 
@@ -110,12 +118,14 @@ export class BoardView {
     );
   }
 
-  // The solver's advice: each legal move's value at its edge, the best one marked by a big arrow.
-  showHint(best, values, format) {
+  // The solver's advice under the board: each move's standing as a word (`words`: grade -> text),
+  // "–" where a move is not legal, the best one also in the round badge.
+  showHint(best, grades, words) {
     for (const chip of this.hints.querySelectorAll(".chip")) {
-      const dir = chip.dataset.dir;
-      chip.textContent = `${ARROWS[dir]} ${dir in values ? format(values[dir]) : "–"}`;
-      chip.classList.toggle("best", dir === best);
+      const grade = grades[chip.dataset.dir] ?? "";
+      chip.dataset.g = grade;
+      chip.textContent = `${ARROWS[chip.dataset.dir]} ${grade ? words(grade) : "–"}`;
+      chip.classList.toggle("best", chip.dataset.dir === best);
     }
     this.hints.querySelector(".arrow").textContent = ARROWS[best];
     this.hints.hidden = false;

@@ -4,8 +4,9 @@
 import { LANGUAGES } from "./i18n.js";
 
 const KEY = "twenty48.settings";
-const DEFAULTS = { music: true, effects: true, muted: false, volume: 60, theme: "system", lang: "", speed: "normal" };
-const CHOICES = { theme: ["system", "light", "dark"], lang: ["", ...LANGUAGES], speed: ["slow", "normal", "fast"] };
+// Music starts off, as the original is silent; contrast "" follows the system (prefers-contrast).
+const DEFAULTS = { music: false, effects: true, muted: false, volume: 60, theme: "system", lang: "", speed: "normal", contrast: "" };
+const CHOICES = { theme: ["system", "light", "dark"], lang: ["", ...LANGUAGES], speed: ["slow", "normal", "fast"], contrast: ["", "on", "off"] };
 
 function valid(key, value) {
   if (!(key in DEFAULTS) || typeof value !== typeof DEFAULTS[key]) return false;

@@ -1,0 +1,23 @@
+// Japanese, loaded only when the page shows it (see i18n.js).
+export default {
+  history: "履歴", statistics: "統計",
+  score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新規ゲーム", undo: "戻す",
+  hint: "ヒント", auto: "自動プレイ", stop: "停止", sound: "サウンド", settings: "設定", board: "盤面",
+  directions: "方向ボタン", up: "上", down: "下", left: "左", right: "右",
+  tile: "{n}のタイル", empty: "空きマス", win: "クリア！", keepGoing: "続ける", over: "ゲームオーバー",
+  finalScore: "最終スコア: {n}", tryAgain: "もう一度", confirmTitle: "新しいゲームを始めますか？",
+  confirmText: "今のゲームはここで終わり、履歴に残ります。", cancel: "キャンセル",
+  music: "BGM", effects: "効果音", volume: "音量", theme: "テーマ", system: "システム",
+  light: "ライト", dark: "ダーク", speed: "自動プレイの速さ", slow: "遅い", normal: "普通", fast: "速い",
+  close: "閉じる", scoreIs: "スコア {n}", hintIs: "ヒント: {d}",
+  goal: "タイルを合わせて2048へ！", contrast: "高コントラストのタイル",
+  helpKeys: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム",
+  helpKeysMerge: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム · タイルをドラッグするとそのタイルだけが動く",
+  helpSwipe: "盤面をスワイプして移動", helpSwipeMerge: "スワイプで移動（タイルから始めるとそのタイルだけが動く）",
+  gbest: "最善", ggood: "好手", ginaccuracy: "疑問手", gmistake: "悪手", gblunder: "大悪手",
+  offline: "サーバーに接続できません。再試行中…（{n}件待機中）", online: "再接続しました。",
+  changed: "別のタブでゲームが進みました。最新の状態を表示します。", refused: "サーバーが拒否しました: {d}",
+  gameOverIs: "ゲームオーバー。最終スコア {n}",
+  mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "モード: {m}", changeMode: "モード: {m}（変更）",
+  mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
+};
