@@ -27,4 +27,6 @@ def database_path(location: str | PathLike[str]) -> Path:
         # The seam for a PostgreSQL backend: the URL goes to it here once it exists.
         raise StoreError("PostgreSQL databases are not supported yet: give the path of an SQLite file")
     # Only the scheme is repeated: the rest of a URL may hold a password.
-    raise StoreError(f"{scheme}:// URLs are not databases this program can open: give the path of an SQLite file")
+    raise StoreError(
+        f"{scheme}:// URLs are not databases this program can open: give the path of an SQLite file"
+    )

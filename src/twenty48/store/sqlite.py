@@ -2,9 +2,9 @@
 
 Opening first recognises the file without writing to it (SQLite header, application id, schema
 version) and checks it (``PRAGMA quick_check``); only then does it set up write-ahead logging
-(``twenty48.store.durability``) and run the missing migrations (``twenty48.store.schema``). A write transaction is ``BEGIN IMMEDIATE``: it takes the
-write lock at once, so two writers never deadlock upgrading a read lock, and waits up to
-``BUSY_TIMEOUT_MS`` for another process's transaction to end.
+(``twenty48.store.durability``) and run the missing migrations (``twenty48.store.schema``). A write
+transaction is ``BEGIN IMMEDIATE``: it takes the write lock at once, so two writers never deadlock
+upgrading a read lock, and waits up to ``BUSY_TIMEOUT_MS`` for another process's transaction to end.
 """
 
 from __future__ import annotations
