@@ -22,6 +22,7 @@ from twenty48.store import (
     GameNotFoundError,
     StaleRevisionError,
     Store,
+    StoreError,
     StoreUnreadableError,
     durability,
     schema,
@@ -54,8 +55,12 @@ def test_open_creates_a_wal_database_with_the_current_schema(path: Path) -> None
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
-def test_open_creates_missing_directories(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "a" / "b" / "games.sqlite3") as s:
+def test_only_the_default_location_gets_its_directories_made(tmp_path: Path, monkeypatch) -> None:
+    with pytest.raises(StoreError, match="no directory"):
+        Store.open(tmp_path / "a" / "b" / "games.sqlite3")
+    assert not (tmp_path / "a").exists()
+    monkeypatch.setattr(Store, "default_path", staticmethod(lambda: tmp_path / "a" / "b" / "games.sqlite3"))
+    with Store.open() as s:
         assert s.local_player().id == 1
 
 

@@ -12,7 +12,8 @@ import sys
 import threading
 import time
 import webbrowser
-from pathlib import Path
+
+from twenty48.commands.database import add_db_argument
 
 HELP = "Play in the browser: start the game server (the default command)."
 
@@ -35,9 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2048,
         help="port to listen on; 0 picks a free one (default %(default)s)",
     )
-    parser.add_argument(
-        "--db", type=Path, default=None, help="SQLite database file (default: in your user data directory)"
-    )
+    add_db_argument(parser, "SQLite database file (default: in your user data directory)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
 

@@ -61,9 +61,15 @@ Guarantees:
   actions on a finished game raise ``GameFinishedError``; only a finished game has replay data.
 - **Errors.** Refused actions raise a ``GameConflictError`` whose ``game`` is the unchanged current
   record; the Game decides what it refuses and the store translates that once
-  (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database,
-  is corrupt, or comes from a newer version raises ``StoreUnreadableError``; an unknown player,
-  ``PlayerNotFoundError``; every store exception derives from ``StoreError``.
+  (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database
+  (``ForeignDatabaseError``), comes from a newer version (``NewerDatabaseError``) or is damaged
+  raises a ``StoreUnreadableError``; an unknown player, ``PlayerNotFoundError``; every store
+  exception derives from ``StoreError``.
+- **Opening changes nothing it should not.** A file is recognised (SQLite header, application id,
+  schema version) and checked (``PRAGMA quick_check``) before anything is written to it, so a foreign
+  or damaged file is refused exactly as it was found. An existing empty (0-byte) file is refused too:
+  a new database is made only where no file is. Only the default location's directory is created;
+  ``database_path`` refuses a URL (``scheme://...``) by name.
 - **Damaged games.** Opening a database repairs what an older version wrote wrongly and reports it
   once in ``damaged_games``: a game whose moves were lost but whose state is intact is re-based (it
   starts from where it stands, with no moves and no undo, and plays on); one whose state is
@@ -97,16 +103,19 @@ from twenty48.store.backend import Backend, Connection
 from twenty48.store.cache import CACHE_SIZE
 from twenty48.store.errors import (
     ActionRejectedError,
+    ForeignDatabaseError,
     GameConflictError,
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    NewerDatabaseError,
     PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
     StoreUnreadableError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
+from twenty48.store.location import database_path
 from twenty48.store.records import (
     ID_LIMIT,
     DamagedGame,
@@ -134,6 +143,7 @@ __all__ = [
     "Connection",
     "DamagedGame",
     "FirstReach",
+    "ForeignDatabaseError",
     "GameConflictError",
     "GameFinishedError",
     "GameInProgressError",
@@ -143,6 +153,7 @@ __all__ = [
     "ImportRefusedError",
     "ImportResult",
     "MoveOutcome",
+    "NewerDatabaseError",
     "Player",
     "PlayerNotFoundError",
     "Position",
@@ -153,4 +164,5 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnreadableError",
+    "database_path",
 ]

@@ -35,6 +35,7 @@ from twenty48.store.errors import (
     refusal,
 )
 from twenty48.store.history import HistoryStore
+from twenty48.store.location import database_path
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
@@ -63,10 +64,12 @@ class Store(HistoryStore):
 
     @classmethod
     def open(cls, path: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
-        """Open (creating it and its directory if needed) and migrate the SQLite database at
-        ``path``. With ``group_commit`` the caller must ``flush()`` before acknowledging what it
-        wrote."""
-        return cls(SQLiteBackend.open(Path(path) if path is not None else cls.default_path(), group_commit))
+        """Open and migrate the SQLite database at ``path`` (default: ``default_path()``, whose
+        directory is created if needed), creating it if no file is there. With ``group_commit`` the
+        caller must ``flush()`` before acknowledging what it wrote."""
+        if path is None:
+            return cls(SQLiteBackend.open(cls.default_path(), group_commit, make_directory=True))
+        return cls(SQLiteBackend.open(database_path(path), group_commit))
 
     @staticmethod
     def set_aside(path: str | PathLike[str]) -> Path:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from twenty48.game import Game, Start
 from twenty48.store import codec
-from twenty48.store.errors import StoreUnreadableError
+from twenty48.store.errors import ForeignDatabaseError, NewerDatabaseError
 
 #: Written into the database header so a foreign SQLite file is recognised ("2048" in ASCII).
 APPLICATION_ID = 0x32303438
@@ -239,20 +239,29 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
 ]
 
 
+def check(db: sqlite3.Connection, path: Path) -> int:
+    """The database's schema version; raises ``ForeignDatabaseError`` for another program's
+    database and ``NewerDatabaseError`` for a newer twenty48's. Reads only: run before anything
+    (WAL mode included) is written to a file that may not be ours."""
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+    if application_id != APPLICATION_ID and (has_tables or version):
+        raise ForeignDatabaseError(f"{path} is an SQLite database, but not a twenty48 one")
+    if version > len(MIGRATIONS):
+        raise NewerDatabaseError(
+            f"{path} has schema version {version}, newer than this program's {len(MIGRATIONS)}: "
+            "upgrade twenty48 to open it"
+        )
+    return version
+
+
 def migrate(db: sqlite3.Connection, path: Path) -> None:
     """Bring the database to the current schema, in one transaction; refuse a foreign or newer one."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        application_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
-        if application_id != APPLICATION_ID and (has_tables or version):
-            raise StoreUnreadableError(f"{path} is an SQLite database, but not a twenty48 one")
-        if version > len(MIGRATIONS):
-            raise StoreUnreadableError(
-                f"{path} has schema version {version}, newer than this program's {len(MIGRATIONS)}: "
-                "upgrade twenty48 to open it"
-            )
+        # Again inside the write lock: another process may have changed the file since it was opened.
+        version = check(db, path)
         for migration in MIGRATIONS[version:]:
             migration(db)
         if version < len(MIGRATIONS):

@@ -13,7 +13,13 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from twenty48.game import Game
-from twenty48.store import Store, StoreError, StoreUnreadableError
+from twenty48.store import (
+    ForeignDatabaseError,
+    NewerDatabaseError,
+    Store,
+    StoreError,
+    StoreUnreadableError,
+)
 from twenty48.tui.dialogs import Choice, DatabaseErrorDialog
 from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.session import Session
@@ -64,9 +70,8 @@ class Twenty48App(App[None]):
             )
         except StoreError as exc:
             self._close_store()
-            corrupt = isinstance(exc, StoreUnreadableError)
             self.push_screen(
-                DatabaseErrorDialog(str(self.db_path), str(exc), corrupt=corrupt),
+                DatabaseErrorDialog(str(self.db_path), str(exc), kind=_problem(exc)),
                 callback=self._after_database_error,
             )
             return
@@ -79,7 +84,7 @@ class Twenty48App(App[None]):
             except OSError as exc:
                 self.push_screen(
                     DatabaseErrorDialog(
-                        str(self.db_path), f"It could not be moved aside: {exc}", corrupt=False
+                        str(self.db_path), f"It could not be moved aside: {exc}", kind="unreachable"
                     ),
                     callback=self._after_database_error,
                 )
@@ -106,3 +111,12 @@ class Twenty48App(App[None]):
 
     def on_unmount(self) -> None:
         self._close_store()
+
+
+def _problem(exc: StoreError) -> str:
+    """The ``DatabaseErrorDialog`` kind of a store error."""
+    if isinstance(exc, NewerDatabaseError):
+        return "newer"
+    if isinstance(exc, ForeignDatabaseError):
+        return "foreign"
+    return "damaged" if isinstance(exc, StoreUnreadableError) else "unreachable"
