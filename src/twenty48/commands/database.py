@@ -1,20 +1,23 @@
-"""The ``--db`` option that ``serve`` and ``play`` share."""
+"""The ``--db`` option that every command with a database shares."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from twenty48.store.location import Location
 
 
-def parse_db(text: str) -> Path:
-    """An argparse type: the SQLite file ``--db`` names; a URL is refused by name (exit 2)."""
-    from twenty48.store import StoreError, database_path
+def parse_db(text: str) -> Location:
+    """An argparse type: the SQLite file or PostgreSQL URL ``--db`` names; a URL of another scheme
+    is refused by name (exit 2)."""
+    from twenty48.store import StoreError
+    from twenty48.store.location import parse_location
 
     try:
-        return database_path(text)
+        return parse_location(text)
     except StoreError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_db_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
-    parser.add_argument("--db", type=parse_db, default=None, metavar="PATH", help=help_text)
+    parser.add_argument("--db", type=parse_db, default=None, metavar="PATH|URL", help=help_text)

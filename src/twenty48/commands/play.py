@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
 def _may_replace(args: argparse.Namespace) -> bool:
     """Whether a new game may replace the terminal's game in progress: asked first when there is
     one (the in-app new game asks too), since a replaced game can no longer be resumed."""
-    from twenty48.store import Store, StoreError
+    from twenty48.store import StoreError, open_store
 
     try:
-        with Store.open(args.db) as store:
+        with open_store(args.db) as store:
             latest = store.games(store.local_player().id, limit=1)
     except StoreError:
         return True  # the game explains an unusable database itself

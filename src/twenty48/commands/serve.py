@@ -17,6 +17,9 @@ from twenty48.commands.database import add_db_argument
 
 HELP = "Play in the browser: start the game server (the default command)."
 
+#: More server processes than this only queue on the database and the cores.
+MAX_WORKERS = 64
+
 
 def parse_port(text: str) -> int:
     try:
@@ -36,8 +39,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2048,
         help="port to listen on; 0 picks a free one (default %(default)s)",
     )
-    add_db_argument(parser, "SQLite database file (default: in your user data directory)")
+    add_db_argument(
+        parser,
+        "SQLite database file (default: in your user data directory) or postgresql://user@host/db URL",
+    )
+    parser.add_argument(
+        "--workers",
+        type=parse_workers,
+        default=1,
+        help="server processes sharing the port; above 1 needs a PostgreSQL --db (default %(default)s)",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+
+def parse_workers(text: str) -> int:
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"workers must be a number, got {text!r}") from None
+    if not 1 <= workers <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"workers must be between 1 and {MAX_WORKERS}, got {workers}")
+    return workers
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -82,9 +104,17 @@ def has_display() -> bool:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from twenty48.store import Store, StoreError
+    from twenty48.store import StoreError, open_store
+    from twenty48.store.location import is_postgres
     from twenty48.web import create_app
 
+    if args.workers > 1 and not is_postgres(args.db):
+        print(
+            "2048: --workers above 1 needs a PostgreSQL database (--db postgresql://...): an SQLite "
+            "file takes one writer at a time, so more processes would only queue on its lock",
+            file=sys.stderr,
+        )
+        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -95,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         # Group commit: the server's store thread flushes once per batch of actions (web/worker.py).
-        store = Store.open(args.db, group_commit=True)
+        store = open_store(args.db, group_commit=True)
     except StoreError as exc:
         sock.close()
         print(f"2048: {exc}", file=sys.stderr)
@@ -103,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
 
     port = sock.getsockname()[1]
     url = url_for(args.host, port)
+    if args.workers > 1:
+        # Opened above to migrate it and report a problem once; each worker opens its own.
+        store.close()
+        return _run_workers(args, sock, url)
     app = create_app(store, allowed_hosts=allowed_hosts(args.host))
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
@@ -115,6 +149,40 @@ def run(args: argparse.Namespace) -> int:
         server.run(sockets=[sock])
     finally:
         store.close()
+        sock.close()
+    return 0
+
+
+def _run_workers(args: argparse.Namespace, sock: socket.socket, url: str) -> int:
+    """``args.workers`` processes answering on ``sock``, each with its own store on the database;
+    uvicorn's supervisor starts them, and starts a new one when one dies."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from twenty48.store.location import parse_location
+    from twenty48.store.postgres import redact
+    from twenty48.web import served
+
+    os.environ[served.DB_VARIABLE] = str(args.db)
+    hosts = allowed_hosts(args.host)
+    os.environ[served.HOSTS_VARIABLE] = ",".join(sorted(hosts)) if hosts is not None else ""
+    config = uvicorn.Config(
+        served.APP_FACTORY,
+        factory=True,
+        workers=args.workers,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    location = redact(str(parse_location(args.db)))
+    print(
+        f"2048 is being served at {url} by {args.workers} processes (database {location}); Ctrl+C stops it.",
+        flush=True,
+    )
+    try:
+        sock.set_inheritable(True)
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
         sock.close()
     return 0
 

@@ -115,7 +115,7 @@ from twenty48.store.errors import (
     StoreUnreadableError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
-from twenty48.store.location import database_path
+from twenty48.store.location import database_path, open_store
 from twenty48.store.records import (
     ID_LIMIT,
     DamagedGame,
@@ -165,4 +165,5 @@ __all__ = [
     "StoreError",
     "StoreUnreadableError",
     "database_path",
+    "open_store",
 ]

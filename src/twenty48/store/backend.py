@@ -189,6 +189,9 @@ class Backend(Protocol):
         """One transaction that holds the write lock from its start (so two writers never deadlock
         upgrading a read lock): committed when the block ends, rolled back if it raises."""
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers now."""
+
     def flush(self) -> None:
         """Make every commit so far durable, for a backend that defers that (group commit)."""
 

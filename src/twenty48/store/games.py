@@ -87,6 +87,11 @@ class Store(HistoryStore):
             self._backend.close()
             self._cache.clear()
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers now (``GET /healthz``)."""
+        with self._lock:
+            self._backend.ping()
+
     def flush(self) -> None:
         """Make every commit so far durable (group commit): one fsync of the write-ahead log.
         Returns at once when nothing was committed since the last flush, or without group commit."""

@@ -75,14 +75,13 @@ class SQLiteConnection(SQLiteHistory):
         return state, actions
 
     def insert_game(self, player_id: int, columns: GameColumns, state: str, now: str) -> int:
-        cursor = self._db.execute(
+        (game_id,) = self._db.execute(
             """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state,
                                   created_at, updated_at)
-               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
             (player_id, *columns, state, now, now),
-        )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        ).fetchone()
+        return int(game_id)
 
     def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
         self._db.execute(
@@ -190,6 +189,10 @@ class SQLiteBackend:
                 raise
             if self._group is not None and self._db.total_changes != changes:
                 self._group.committed()
+
+    def ping(self) -> None:
+        with self._translated_errors():
+            self._db.execute("SELECT 1")
 
     def flush(self) -> None:
         if self._group is not None:

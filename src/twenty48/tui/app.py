@@ -19,6 +19,7 @@ from twenty48.store import (
     Store,
     StoreError,
     StoreUnreadableError,
+    open_store,
 )
 from twenty48.tui.dialogs import Choice, DatabaseErrorDialog
 from twenty48.tui.game_screen import GameScreen
@@ -39,7 +40,7 @@ class Twenty48App(App[None]):
     def __init__(
         self,
         *,
-        db_path: Path | None = None,
+        db_path: Path | str | None = None,
         game: Game | None = None,
         seed: int | None = None,
         variant: str | None = None,
@@ -47,7 +48,10 @@ class Twenty48App(App[None]):
         true_colour: bool | None = None,
     ) -> None:
         super().__init__()
-        self.db_path = Path(db_path) if db_path is not None else Store.default_path()
+        # A str is a PostgreSQL URL (``--db``), which a Path would mangle ("//" becomes "/").
+        self.db_path = (
+            db_path if isinstance(db_path, str) else Path(db_path) if db_path else Store.default_path()
+        )
         self._start_game = game
         self._start_seed = seed
         self._start_variant = variant
@@ -64,7 +68,7 @@ class Twenty48App(App[None]):
 
     def _open(self) -> None:
         try:
-            self.store = Store.open(self.db_path)
+            self.store = open_store(self.db_path)
             session = Session.resume(
                 self.store, game=self._start_game, seed=self._start_seed, variant=self._start_variant
             )

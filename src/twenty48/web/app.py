@@ -8,12 +8,13 @@ from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp
 
 from twenty48 import __version__
-from twenty48.store import Store
+from twenty48.store import Store, StoreError
 from twenty48.web import errors, history, routes
 from twenty48.web.guard import Guard
 from twenty48.web.worker import StoreWorker
@@ -67,6 +68,15 @@ def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> 
     app.include_router(history.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        # For a proxy or a supervisor: 200 while this process can reach its database.
+        try:
+            await run_in_threadpool(store.ping)
+        except StoreError as exc:
+            return JSONResponse({"status": "unavailable", "detail": str(exc)}, status_code=503)
+        return JSONResponse({"status": "ok"})
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

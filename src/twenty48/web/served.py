@@ -1,0 +1,31 @@
+"""The app of one process of ``2048 serve --workers N``: built by uvicorn in each worker process
+from what the parent put in the environment (the workers are started, not forked)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+
+from fastapi import FastAPI
+
+#: The import string uvicorn calls in each worker.
+APP_FACTORY = "twenty48.web.served:app_from_environment"
+#: The database URL the parent was given.
+DB_VARIABLE = "TWENTY48_SERVE_DB"
+#: The Host names to answer (comma-separated), empty for any.
+HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
+
+
+def app_from_environment() -> FastAPI:
+    from twenty48.commands.serve import _warm_solver, tune_garbage_collector
+    from twenty48.store import open_store
+    from twenty48.web import create_app
+
+    store = open_store(os.environ[DB_VARIABLE], group_commit=True)
+    atexit.register(store.close)
+    hosts = os.environ.get(HOSTS_VARIABLE, "")
+    app = create_app(store, allowed_hosts=frozenset(hosts.split(",")) if hosts else None)
+    tune_garbage_collector()
+    threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
+    return app
