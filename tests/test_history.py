@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from twenty48.game import Game, Turn
 from twenty48.rules import Board, Direction
-from twenty48.store import GameNotFoundError, Store, codec, schema
+from twenty48.store import GameNotFoundError, Store, codec, open_store, schema
 from twenty48.store.checkpoints import CHECKPOINT_EVERY, reached
 from twenty48.store.history import MAX_POSITIONS
 
@@ -21,8 +21,9 @@ START = Board.from_rows([[1024, 512, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "history.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 
@@ -97,7 +98,7 @@ def test_positions_reject_a_negative_start_and_a_bad_count(store: Store) -> None
     assert store.positions(player, game.id, 5, 10).positions == ()
 
 
-def test_checkpoints_follow_the_current_line_through_undo(store: Store, tmp_path: Path) -> None:
+def test_checkpoints_follow_the_current_line_through_undo(store: Store, raw_sql) -> None:
     player = store.local_player().id
     record = store.new_game(player, seed=11)
     play_randomly(store, player, record.id, random.Random(1), CHECKPOINT_EVERY, 0.0)
@@ -108,15 +109,14 @@ def test_checkpoints_follow_the_current_line_through_undo(store: Store, tmp_path
     board = record.board
     other = [d for d in board.legal_moves()]
     store.move(player, record.id, other[-1], revision=record.revision)
-    db = sqlite3.connect(tmp_path / "history.sqlite3")
-    rows = db.execute("SELECT move FROM game_checkpoints WHERE game_id = ?", (record.id,)).fetchall()
+    rows = raw_sql("SELECT move FROM game_checkpoints WHERE game_id = ?", (record.id,))
     assert rows == [(CHECKPOINT_EVERY,)]
     want = expected(store.load_game(player, record.id))
     last = store.positions(player, record.id, CHECKPOINT_EVERY, 1).positions[0]
     assert (last.board, last.score) == want[-1][:2]
 
 
-def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, tmp_path: Path) -> None:
+def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, raw_sql) -> None:
     player = store.local_player().id
     record = store.new_game(player, seed=3)
     play_randomly(store, player, record.id, random.Random(3), 300, 0.2)
@@ -128,8 +128,7 @@ def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, tmp_
         before = replayed.board.max_tile
         replayed.play(action)
         want.update((tile, move) for tile in reached(before, replayed.board.max_tile))
-    db = sqlite3.connect(tmp_path / "history.sqlite3")
-    got = dict(db.execute("SELECT tile, move FROM game_first_reach WHERE game_id = ?", (record.id,)))
+    got = dict(raw_sql("SELECT tile, move FROM game_first_reach WHERE game_id = ?", (record.id,)))
     assert got == want
     assert max(got) == game.board.max_tile
 

@@ -10,14 +10,15 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store import Store
+from twenty48.store import Store, open_store
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "stats.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 

@@ -1,4 +1,5 @@
-"""The SQLite store: exact reload, revisions, ownership, finished games, migrations, damaged files."""
+"""The store on both backends (``location``; SQLite-only tests use ``path``): exact reload,
+revisions, ownership, finished games, migrations, damaged files."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from twenty48.store import (
     StoreError,
     StoreUnreadableError,
     durability,
+    open_store,
     schema,
 )
 
@@ -38,7 +40,15 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(path: Path):
+def store(location: Path | str):
+    """The contract tests' store: each runs on SQLite and on PostgreSQL (``location``)."""
+    with open_store(location) as s:
+        yield s
+
+
+@pytest.fixture
+def sqlite_store(path: Path):
+    """For the tests of what only SQLite has: its file, its header, its write-ahead log."""
     with Store.open(path) as s:
         yield s
 
@@ -70,13 +80,14 @@ def test_default_path_is_in_the_user_data_directory() -> None:
     assert "twenty48" in path.parent.parts[-1]
 
 
-def test_players_are_created_once_and_tokens_are_not_stored(store: Store, path: Path) -> None:
+def test_players_are_created_once_and_tokens_are_not_stored(store: Store, location: Path | str) -> None:
     terminal = store.local_player()
     assert store.local_player("terminal") == terminal
     alice, bob = store.web_player("alice-token"), store.web_player("bob-token")
     assert len({terminal.id, alice.id, bob.id}) == 3
     assert store.web_player("alice-token").id == alice.id
-    assert b"alice-token" not in path.read_bytes() + Path(f"{path}-wal").read_bytes()
+    if isinstance(location, Path):
+        assert b"alice-token" not in location.read_bytes() + Path(f"{location}-wal").read_bytes()
     with pytest.raises(ValueError):
         store.web_player("")
 
@@ -89,14 +100,14 @@ def test_current_game_is_created_once(store: Store) -> None:
     assert store.current_game(player.id) == first
 
 
-def test_a_move_is_committed_and_bumps_the_revision(store: Store, path: Path) -> None:
+def test_a_move_is_committed_and_bumps_the_revision(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.current_game(player.id)
     outcome = store.move(player.id, record.id, legal(record), revision=record.revision)
     assert outcome.turn.changed
     assert outcome.game.revision == record.revision + 1
     assert outcome.game.board == outcome.turn.board
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.get_game(player.id, record.id) == outcome.game
 
 
@@ -160,7 +171,7 @@ def test_undo_and_keep_going_refusals(store: Store) -> None:
     assert store.get_game(player.id, record.id) == record
 
 
-def test_win_then_keep_going(store: Store, path: Path) -> None:
+def test_win_then_keep_going(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5))
     won = store.move(player.id, record.id, "left", revision=record.revision)
@@ -169,7 +180,7 @@ def test_win_then_keep_going(store: Store, path: Path) -> None:
     assert going.keep_playing and going.revision == won.game.revision + 1
     # Asking again is harmless and writes nothing.
     assert store.keep_going(player.id, record.id, revision=going.revision) == going
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert (
             other.load_game(player.id, record.id).to_dict() == store.load_game(player.id, record.id).to_dict()
         )
@@ -227,11 +238,11 @@ actions = st.lists(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**64 - 1), variant=st.sampled_from(["classic", "merge"]), script=actions)
 def test_a_stored_game_reloads_exactly(
-    tmp_path: Path, seed: int, variant: str, script: list[str | tuple[str, int]]
+    location: Path | str, seed: int, variant: str, script: list[str | tuple[str, int]]
 ) -> None:
-    path = tmp_path / f"{seed}-{variant}-{len(script)}.sqlite3"
+    # One database for every example: each plays a new game of its own.
     reference = Game.new(seed, variant)
-    with Store.open(path) as s:
+    with open_store(location) as s:
         player = s.local_player()
         record = s.new_game(player.id, seed=seed, variant=variant)
         for action in script:
@@ -252,13 +263,13 @@ def test_a_stored_game_reloads_exactly(
             else:
                 turn = s.move(player.id, record.id, action).turn
                 assert turn == reference.move(action)
-    with Store.open(path) as s:
+    with open_store(location) as s:
         loaded = s.load_game(player.id, record.id)
         assert loaded.to_dict() == reference.to_dict()
         assert s.get_game(player.id, record.id).variant == variant
 
 
-def test_merge_games_keep_single_tile_moves(store: Store, path: Path) -> None:
+def test_merge_games_keep_single_tile_moves(store: Store, location: Path | str, raw_sql) -> None:
     player = store.local_player()
     board = Board.from_rows([[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
     record = store.add_game(player.id, Game.from_board(board, seed=7, variant="merge"))
@@ -275,9 +286,9 @@ def test_merge_games_keep_single_tile_moves(store: Store, path: Path) -> None:
     assert not illegal.turn.changed and illegal.game == outcome.game
     store.move(player.id, record.id, "down")
     reference.move("down")
-    rows = sqlite3.connect(path).execute("SELECT direction, cell FROM game_moves ORDER BY ply").fetchall()
+    rows = raw_sql("SELECT direction, cell FROM game_moves ORDER BY ply")
     assert rows == [("left", 3), ("down", None)]
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.load_game(player.id, record.id).to_dict() == reference.to_dict()
         assert other.load_game(player.id, record.id).actions == (TileMove(Direction.LEFT, 3), Direction.DOWN)
 
@@ -341,10 +352,10 @@ def test_games_list_and_replays_carry_the_variant(store: Store) -> None:
     assert again.to_dict() == reference.to_dict()
 
 
-def test_two_stores_on_one_file_see_each_others_actions(store: Store, path: Path) -> None:
+def test_two_stores_on_one_file_see_each_others_actions(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.current_game(player.id)
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.get_game(player.id, record.id) == record  # fills its cache
         moved = store.move(player.id, record.id, legal(record), revision=record.revision).game
         with pytest.raises(StaleRevisionError):
@@ -496,14 +507,14 @@ def test_a_foreign_sqlite_database_is_refused(path: Path) -> None:
         Store.open(path)
 
 
-def test_a_damaged_game_row_is_reported(store: Store, path: Path) -> None:
-    player = store.local_player()
-    record = store.current_game(player.id)
+def test_a_damaged_game_row_is_reported(sqlite_store: Store, path: Path) -> None:
+    player = sqlite_store.local_player()
+    record = sqlite_store.current_game(player.id)
     db = sqlite3.connect(path)
     db.execute("UPDATE games SET state = '{\"version\": 1}', revision = 7")
     db.commit()
     with pytest.raises(StoreUnreadableError, match="damaged"):
-        store.get_game(player.id, record.id)
+        sqlite_store.get_game(player.id, record.id)
 
 
 def test_group_commit_commits_at_once_and_flushes_the_log_once(path: Path, monkeypatch) -> None:

@@ -17,6 +17,7 @@ from twenty48.store import (
     PlayerNotFoundError,
     Store,
     StoreError,
+    open_store,
 )
 from twenty48.web import errors
 from twenty48.web.models import ReplayAnswer
@@ -25,8 +26,9 @@ OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "games.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 
