@@ -159,8 +159,7 @@ def _run_workers(args: argparse.Namespace, sock: socket.socket, url: str) -> int
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from twenty48.store.location import parse_location
-    from twenty48.store.postgres import redact
+    from twenty48.store.location import parse_location, redact
     from twenty48.web import served
 
     os.environ[served.DB_VARIABLE] = str(args.db)

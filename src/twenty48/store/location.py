@@ -8,6 +8,7 @@ another ``scheme://`` is refused by its scheme; anything else is an SQLite file'
 from __future__ import annotations
 
 import re
+import sqlite3
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,12 @@ def parse_location(location: str | PathLike[str]) -> Location:
     )
 
 
+def redact(url: str) -> str:
+    """``url`` for messages: its password (``user:secret@`` or ``password=``) replaced by ``***``."""
+    url = re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:***@", url)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
+
+
 def is_postgres(location: str | PathLike[str] | None) -> bool:
     return location is not None and isinstance(parse_location(location), str)
 
@@ -75,3 +82,24 @@ def open_store(location: str | PathLike[str] | None = None, *, group_commit: boo
             f"PostgreSQL needs psycopg: pip install 'twenty48[postgres]' ({exc.name} is missing)"
         ) from None
     return Store(PostgresBackend.open(found))
+
+
+def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
+    """Run the missing migrations on the database at ``location`` (creating it if it is an SQLite
+    file that does not exist yet); returns the (old, new) schema version."""
+    from twenty48.store import schema
+    from twenty48.store.games import Store
+
+    found = parse_location(location)
+    if isinstance(found, str):
+        from twenty48.store.postgres import PostgresBackend
+
+        backend = PostgresBackend.open(found)
+        backend.close()
+        return backend.migrated
+    before = 0
+    if found.is_file():
+        with sqlite3.connect(f"file:{found}?mode=ro", uri=True) as db:
+            before = schema.check(db, found)
+    Store.open(found).close()
+    return before, len(schema.MIGRATIONS)

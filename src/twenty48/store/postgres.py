@@ -20,7 +20,6 @@ The statements are the SQLite backend's, written in the SQL both databases share
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -32,6 +31,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from twenty48.store import dialect, postgres_schema
 from twenty48.store.backend import GameRow
 from twenty48.store.errors import StoreError
+from twenty48.store.location import redact
 from twenty48.store.sqlite import SQLiteConnection
 
 #: Seconds to wait for the server to accept a connection (libpq's ``connect_timeout``).
@@ -72,9 +72,11 @@ class PostgresConnection(SQLiteConnection):
 class PostgresBackend:
     """A twenty48 database on a PostgreSQL server."""
 
-    def __init__(self, pool: ConnectionPool, location: str) -> None:
+    def __init__(self, pool: ConnectionPool, location: str, migrated: tuple[int, int]) -> None:
         self._pool = pool
         self.location = location
+        #: The schema versions before and after opening ran the missing migrations.
+        self.migrated = migrated
 
     @classmethod
     def open(cls, url: str) -> PostgresBackend:
@@ -88,7 +90,7 @@ class PostgresBackend:
             # libpq says it, where a pool would only report a timeout.
             with psycopg.connect(conninfo, autocommit=True) as conn:
                 _configure(conn)
-                postgres_schema.migrate(dialect.PostgresSQL(conn), location)
+                migrated = postgres_schema.migrate(dialect.PostgresSQL(conn), location)
         except psycopg.Error as exc:
             raise unreachable(exc, location) from None
         pool = ConnectionPool(
@@ -102,7 +104,7 @@ class PostgresBackend:
             name="twenty48",
             open=True,
         )
-        return cls(pool, location)
+        return cls(pool, location, migrated)
 
     @contextmanager
     def read(self) -> Iterator[PostgresConnection]:
@@ -162,12 +164,6 @@ def connection_info(url: str) -> str:
     params.setdefault("connect_timeout", str(CONNECT_TIMEOUT_S))
     params.setdefault("application_name", "twenty48")
     return make_conninfo(**params)
-
-
-def redact(url: str) -> str:
-    """``url`` for messages: its password (``user:secret@`` or ``password=``) replaced by ``***``."""
-    url = re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:***@", url)
-    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
 
 
 def unreachable(exc: psycopg.Error, location: str) -> StoreError:
