@@ -81,8 +81,8 @@ def test_jobs_are_capped_at_the_cores(capsys, monkeypatch):
 @pytest.mark.parametrize(
     ("url", "message"),
     [
-        ("postgresql://app@/app?host=/run/postgresql", "PostgreSQL databases are not supported yet"),
         ("sqlite:///tmp/x.db", "sqlite:// URLs are not databases"),
+        ("mysql://user:secret@db/app", "mysql:// URLs are not databases"),
     ],
 )
 def test_a_url_as_db_is_refused_by_name(command, url, message, tmp_path, monkeypatch, capsys):

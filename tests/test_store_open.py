@@ -101,8 +101,8 @@ def test_damage_inside_the_file_is_found_at_open(path: Path) -> None:
 @pytest.mark.parametrize(
     ("location", "message"),
     [
-        ("postgresql://app@/app?host=/run/postgresql", "PostgreSQL databases are not supported yet"),
-        ("postgres://user:secret@db/app", "PostgreSQL databases are not supported yet"),
+        ("postgresql://app@/app?host=/run/postgresql", "needs an SQLite file, not a PostgreSQL URL"),
+        ("postgres://user:secret@db/app", "needs an SQLite file, not a PostgreSQL URL"),
         ("mysql://user:secret@db/app", "mysql:// URLs are not databases"),
     ],
 )
