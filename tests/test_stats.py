@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store, open_store
+from twenty48.store.sqlite import SQLiteBackend
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 
@@ -119,3 +122,65 @@ def test_streak_breaks_on_a_game_below_2048(store: Store) -> None:
     store.new_game(player)
     stats = store.stats(player, "classic")
     assert (stats.streak_current, stats.streak_best) == (1, 2)
+
+
+class _WriterBetweenStatements:
+    """A real SQLite backend whose first read statement is followed, before the next one, by
+    another process-like writer (a second ``Store`` on the same file) adding a finished game."""
+
+    def __init__(self, path: Path, writer: Store, player: int) -> None:
+        self._backend = SQLiteBackend.open(path, group_commit=False)
+        self.location = self._backend.location
+        self._writer, self._player = writer, player
+        self.interleaved = 0
+
+    @contextmanager
+    def read(self) -> Iterator[object]:
+        with self._backend.read() as db:
+            yield _Interleaving(db, self)
+
+    def write(self) -> AbstractContextManager[object]:
+        return self._backend.write()
+
+    def flush(self) -> None:
+        self._backend.flush()
+
+    def close(self) -> None:
+        self._backend.close()
+
+    def interleave(self) -> None:
+        self.interleaved += 1
+        self._writer.add_game(self._player, Game.from_board(BIG, seed=self.interleaved))
+
+
+class _Interleaving:
+    def __init__(self, db: object, owner: _WriterBetweenStatements) -> None:
+        self._db, self._owner = db, owner
+
+    def __getattr__(self, name: str) -> object:
+        primitive = getattr(self._db, name)
+
+        def called(*args: object, **kwargs: object) -> object:
+            found = primitive(*args, **kwargs)
+            if name == "stats_totals":
+                self._owner.interleave()
+            return found
+
+        return called
+
+
+def test_a_statistic_reads_one_snapshot_while_another_process_writes(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    with Store.open(path) as writer:
+        player = writer.local_player().id
+        for seed in range(3):
+            writer.add_game(player, Game.from_board(BIG, seed=seed))
+        backend = _WriterBetweenStatements(path, writer, player)
+        with Store(backend) as reader:
+            seen = reader.stats(player, "classic")
+            assert backend.interleaved == 1
+            # The game added between the totals and the rest is in none of the figures: the totals
+            # said 3 games, 2 finished (the newest is current), and so do the rest.
+            assert (seen.games, seen.finished, len(seen.recent)) == (3, 2, 2)
+            after = reader.stats(player, "classic")
+            assert (after.games, after.finished, len(after.recent)) == (4, 3, 3)

@@ -183,7 +183,9 @@ class Backend(Protocol):
     location: str
 
     def read(self) -> AbstractContextManager[Connection]:
-        """A connection for reading; database errors leave it as ``StoreError`` subclasses."""
+        """One read transaction: every statement in the block reads the same snapshot of the
+        database, however many there are, so a concurrent writer is never seen halfway. Database
+        errors leave it as ``StoreError`` subclasses."""
 
     def write(self) -> AbstractContextManager[Connection]:
         """One transaction that holds the write lock from its start (so two writers never deadlock

@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import NamedTuple
 
-from twenty48.game import Game, Start
+from twenty48.game import Action, Game, Start, Turn
 from twenty48.rules import Direction
 from twenty48.store.backend import Checkpoint, Connection
 from twenty48.store.records import Position
@@ -58,15 +58,30 @@ def write_index(db: Connection, game_id: int, found: Index) -> None:
 def index(game: Game) -> Index:
     """One replay of the game's line; pure, so an import can run it outside the store's lock."""
     replayed = start_game(game.seed, game.variant, game.start)
-    reaches = [(tile, 0) for tile in reached(0, replayed.board.max_tile)]
-    saved = []
-    for move, action in enumerate(game.actions, start=1):
-        before = replayed.board.max_tile
-        replayed.play(action)
-        reaches.extend((tile, move) for tile in reached(before, replayed.board.max_tile))
-        if move % CHECKPOINT_EVERY == 0:
-            saved.append(_checkpoint(move, replayed))
-    return Index(reaches, saved)
+    found = Indexer(replayed)
+    for action in game.actions:
+        found.played(action)
+    return found.index
+
+
+class Indexer:
+    """Builds a game's ``Index`` while it is replayed, one action at a time (an import checks each
+    game with the same replay, so a game is replayed once, not twice)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.index = Index([(tile, 0) for tile in reached(0, game.board.max_tile)], [])
+
+    def played(self, action: Action) -> Turn:
+        """Play ``action`` on the game and note what it made true."""
+        game = self.game
+        before = game.board.max_tile
+        turn = game.play(action)
+        if turn.changed:
+            self.index.reaches.extend((tile, game.moves) for tile in reached(before, turn.board.max_tile))
+            if game.moves % CHECKPOINT_EVERY == 0:
+                self.index.checkpoints.append(_checkpoint(game.moves, game))
+        return turn
 
 
 def note_move(db: Connection, game_id: int, max_before: int, game: Game) -> None:

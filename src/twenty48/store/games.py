@@ -40,10 +40,10 @@ from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummar
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
 
-#: The name of the player who plays on this machine's terminal.
 #: How ``Store.games`` can order a page.
 SORTS = ("date", "score", "max_tile")
 
+#: The name of the player who plays on this machine's terminal.
 TERMINAL_PLAYER = "terminal"
 
 

@@ -172,8 +172,17 @@ class SQLiteBackend:
 
     @contextmanager
     def read(self) -> Iterator[SQLiteConnection]:
+        # One deferred transaction: in WAL mode its first statement fixes the snapshot that every
+        # later one reads, so a page and its neighbours, or the several aggregates of a statistic,
+        # never see another process's commit halfway. It takes no lock that blocks a writer.
         with self._translated_errors():
-            yield self._connection
+            self._db.execute("BEGIN")
+            try:
+                yield self._connection
+            finally:
+                # A read writes nothing; ROLLBACK ends it without a commit to make durable.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
 
     @contextmanager
     def write(self) -> Iterator[SQLiteConnection]:

@@ -70,7 +70,8 @@ async def stats(
     "/games/{game_id}/export",
     summary='One game as a "twenty48-game/1" file',
     description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
-    '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished"}`.',
+    '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
+    '"board" (the final board: it catches a changed action that the score would not)}`.',
 )
 async def export_game(me: CallerDep, game_id: GameId) -> Response:
     data = await me.run(me.web.store.export_game, me.player, game_id)
@@ -107,7 +108,9 @@ async def import_file(me: CallerDep, request: Request) -> Response:
     body = await request.body()
     try:
         data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):
+        # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
+        # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.
         return error_response(400, "malformed_json", "the request body is not valid JSON")
     try:
         games = await anyio.to_thread.run_sync(transfer.read_file, data, limiter=_IMPORTS)

@@ -1,0 +1,104 @@
+"""The history API over HTTP against the real app: positions, stats, delete, export/import, ownership."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from twenty48.rules import Board
+from twenty48.store import Store
+from twenty48.web import create_app
+from twenty48.web.guard import MAX_IMPORT_BODY
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with Store.open(tmp_path / "api.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture
+def client(store: Store):
+    with TestClient(create_app(store)) as c:
+        yield c
+
+
+def play(client: TestClient, moves: int, auto: bool = False) -> dict:
+    state = client.post("/api/games", json={"seed": 3}).json()
+    for _ in range(moves):
+        direction = Board.from_rows(state["board"]).legal_moves()[0].value
+        body = {"direction": direction, "revision": state["revision"], "auto": auto}
+        state = client.post(f"/api/games/{state['id']}/move", json=body).json()["state"]
+        if state["over"]:
+            break
+    return state
+
+
+def test_positions_pages_and_bounds(client: TestClient) -> None:
+    state = play(client, 30)
+    answer = client.get(f"/api/games/{state['id']}/positions", params={"from": 0, "count": 1000}).json()
+    assert answer["game_id"] == state["id"] and answer["total"] == state["moves"] + 1
+    assert answer["positions"][0]["slides"] == [] and answer["positions"][0]["spawn"] is None
+    assert answer["positions"][-1]["board"] == state["board"]
+    assert answer["positions"][-1]["score"] == state["score"]
+    page = client.get(f"/api/games/{state['id']}/positions", params={"from": 5, "count": 3}).json()
+    assert [p["move"] for p in page["positions"]] == [5, 6, 7]
+    past = client.get(f"/api/games/{state['id']}/positions", params={"from": 10_000}).json()
+    assert past["positions"] == []
+    for params in ({"from": -1}, {"count": 0}, {"count": 1001}):
+        assert client.get(f"/api/games/{state['id']}/positions", params=params).status_code == 422
+
+
+def test_another_players_game_is_a_404_everywhere(client: TestClient, store: Store) -> None:
+    state = play(client, 3)
+    with TestClient(client.app) as other:
+        for method, url in (
+            ("GET", f"/api/games/{state['id']}/positions"),
+            ("GET", f"/api/games/{state['id']}/export"),
+            ("DELETE", f"/api/games/{state['id']}"),
+        ):
+            assert other.request(method, url).status_code == 404
+        assert all(g["id"] != state["id"] for g in other.get("/api/games").json()["games"])
+
+
+def test_list_summaries_stats_and_assisted_counts(client: TestClient) -> None:
+    play(client, 5, auto=True)
+    state = play(client, 5)
+    client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
+    games = client.get("/api/games", params={"sort": "score", "finished": "true"}).json()["games"]
+    assert len(games) == 1 and games[0]["auto_moves"] == 5 and games[0]["assisted"] is True
+    current = client.get("/api/games", params={"finished": "false"}).json()["games"][0]
+    assert (current["hints"], current["imported"]) == (1, False)
+    assert client.get("/api/games", params={"sort": "moves"}).status_code == 422
+    stats = client.get("/api/stats").json()
+    assert (stats["games"], stats["finished"], stats["assisted"]) == (2, 1, "include")
+    assert set(stats["reach"]) == {"2048"} and stats["streak"] == {"current": 0, "best": 0}
+    assert client.get("/api/stats", params={"assisted": "exclude"}).json()["finished"] == 0
+    assert client.get("/api/stats", params={"assisted": "maybe"}).status_code == 422
+
+
+def test_export_import_and_delete(client: TestClient) -> None:
+    state = play(client, 12)
+    exported = client.get("/api/export")
+    assert exported.headers["content-disposition"].startswith("attachment")
+    with TestClient(client.app) as other:
+        answer = other.post("/api/import", content=exported.content).json()
+        assert len(answer["imported"]) == 1 and answer["skipped"] == 0
+        assert other.post("/api/import", content=exported.content).json() == {"imported": [], "skipped": 1}
+        file = json.loads(client.get(f"/api/games/{state['id']}/export").content)
+        file["score"] += 4
+        refused = other.post("/api/import", json=file)
+        assert refused.status_code == 422 and refused.json()["error"] == "import_refused"
+        assert "the game (seed 3)" in refused.json()["detail"]
+        # Not JSON, an integer past Python's digit limit, arrays nested past the recursion limit.
+        for body in (b"{not json", b'{"seed": ' + b"1" * 5000 + b"}", b"[" * 200_000):
+            malformed = other.post("/api/import", content=body)
+            assert (malformed.status_code, malformed.json()["error"]) == (400, "malformed_json")
+        too_big = other.post("/api/import", content=b" " * (MAX_IMPORT_BODY + 1))
+        assert too_big.status_code == 413
+    assert client.delete(f"/api/games/{state['id']}").status_code == 204
+    assert client.get(f"/api/games/{state['id']}").status_code == 404
+    assert client.get("/api/game").json()["id"] > state["id"]
