@@ -216,9 +216,15 @@ def test_best_score_keeps_the_highest_score_reached(store: Store) -> None:
     assert store.best_score(store.web_player("other").id) == 0
 
 
+def _played_game(store: Store, player: int, seed: int | None = None) -> int:
+    record = store.new_game(player, seed)
+    store.move(player, record.id, legal(record))
+    return record.id
+
+
 def test_games_lists_newest_first_and_pages(store: Store) -> None:
     player = store.local_player()
-    ids = [store.new_game(player.id).id for _ in range(5)]
+    ids = [_played_game(store, player.id) for _ in range(5)]
     listed = store.games(player.id, limit=3)
     assert [g.id for g in listed] == ids[::-1][:3]
     assert [g.current for g in listed] == [True, False, False]
@@ -226,6 +232,37 @@ def test_games_lists_newest_first_and_pages(store: Store) -> None:
     assert store.games(store.web_player("nobody").id) == []
     with pytest.raises(ValueError):
         store.games(player.id, limit=0)
+
+
+def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, path: Path) -> None:
+    player = store.local_player()
+    first = store.new_game(player.id, seed=1)
+    again = [
+        store.new_game(player.id, seed=seed, variant=variant)
+        for seed, variant in ((2, "merge"), (3, "classic"))
+    ]
+    assert [r.id for r in again] == [first.id, first.id]
+    assert [r.revision for r in again] == [1, 2]  # a tab still showing the replaced game gets 409
+    assert (again[-1].seed, again[-1].variant) == (3, "classic")
+    assert store.load_game(player.id, first.id).to_dict() == Game.new(3).to_dict()
+    store.move(player.id, first.id, legal(again[-1]))
+    played_on = store.new_game(player.id, seed=4)
+    assert played_on.id != first.id
+    assert [g.id for g in store.games(player.id)] == [played_on.id, first.id]
+    # Undone back to the start is as good as unplayed; a prepared position is kept.
+    store.move(player.id, played_on.id, legal(played_on))
+    store.undo(player.id, played_on.id)
+    assert store.new_game(player.id, seed=5).id == played_on.id
+    prepared = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=6))
+    assert store.new_game(player.id).id != prepared.id
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM games").fetchone()[0] == 4
+
+
+def test_finding_a_web_player_creates_none(store: Store, path: Path) -> None:
+    assert store.find_web_player("some-token") is None
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM players").fetchone()[0] == 0
+    created = store.web_player("some-token")
+    assert store.find_web_player("some-token") == created
 
 
 DIRECTIONS = ["up", "down", "left", "right"]

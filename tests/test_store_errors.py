@@ -94,6 +94,7 @@ def test_the_web_replay_carries_the_start_of_a_prepared_game(store: Store) -> No
     prepared = store.add_game(player.id, Game.from_board(board, seed=9, score=12))
     store.move(player.id, prepared.id, "left")
     seeded = store.new_game(player.id, seed=9)
+    store.move(player.id, seeded.id, seeded.board.legal_moves()[0])
     store.new_game(player.id)
     answer = ReplayAnswer.of(store.replay(player.id, prepared.id)).model_dump(mode="json")
     assert answer["start"] == {"board": [list(r) for r in board.rows], "score": 12}

@@ -236,12 +236,19 @@ def test_bare_2048_serves_with_the_defaults(monkeypatch) -> None:
     )
 
 
-def test_loopback_servers_only_answer_loopback_names() -> None:
-    assert serve.allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost", "[::1]"}
-    assert serve.allowed_hosts("::1") == serve.allowed_hosts("localhost") == serve.allowed_hosts("127.0.0.1")
-    assert serve.allowed_hosts("0.0.0.0") is None
+def test_servers_answer_loopback_names_and_their_own_address() -> None:
+    loopback = {"127.0.0.1", "localhost", "[::1]"}
+    assert serve.allowed_hosts("127.0.0.1", [], []) == loopback
+    assert serve.allowed_hosts("::1", [], []) == loopback
+    assert serve.allowed_hosts("localhost", [], []) == loopback
+    assert serve.allowed_hosts("127.0.0.2", [], []) == {*loopback, "127.0.0.2"}
+    assert serve.allowed_hosts("192.168.1.5", ["game.lan"], []) == {"192.168.1.5", "game.lan"}
+    # Every interface: still a Host check, over this machine's names and addresses.
+    assert serve.allowed_hosts("0.0.0.0", [], ["mybox", "192.168.1.5"]) == {*loopback, "mybox", "192.168.1.5"}
+    assert serve.allowed_hosts("::", ["[fe80::1]"], []) == {*loopback, "[fe80::1]"}
     assert serve.url_for("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
     assert serve.url_for("::1", 8000) == "http://[::1]:8000/"
+    assert serve.url_for("127.0.0.2", 8000) == "http://127.0.0.2:8000/"
 
 
 def test_bare_2048_takes_the_serve_options(monkeypatch) -> None:

@@ -8,8 +8,10 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store = Store.open(path)                  # create or migrate; Store.default_path() is the usual file
     player = store.local_player()             # the well-known "terminal" player of this machine
     player = store.web_player(token)          # get or create the anonymous browser player of a cookie
+    player = store.find_web_player(token)     # the same, or None: never creates one
     record = store.current_game(player.id)    # the game in progress (a new one on first call)
-    record = store.new_game(player.id)        # start a game; it becomes the current one
+    record = store.new_game(player.id)        # start a game; it becomes the current one (an unplayed
+                                              # current game is replaced in place, not kept)
     record = store.new_game(player.id, variant="merge")  # a "Merge 2048" game (classic by default)
     record = store.add_game(player.id, game)  # store a prepared or played Game as the current one
     record = store.get_game(player.id, game_id)

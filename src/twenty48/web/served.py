@@ -15,17 +15,25 @@ APP_FACTORY = "twenty48.web.served:app_from_environment"
 DB_VARIABLE = "TWENTY48_SERVE_DB"
 #: The Host names to answer (comma-separated), empty for any.
 HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
+#: ``--new-games-per-minute`` and ``--hint-queue``, comma-separated.
+LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
 
 
 def app_from_environment() -> FastAPI:
     from twenty48.commands.serve import _warm_solver, tune_garbage_collector
     from twenty48.store import open_store
     from twenty48.web import create_app
+    from twenty48.web.limits import Limits
 
     store = open_store(os.environ[DB_VARIABLE], group_commit=True)
     atexit.register(store.close)
     hosts = os.environ.get(HOSTS_VARIABLE, "")
-    app = create_app(store, allowed_hosts=frozenset(hosts.split(",")) if hosts else None)
+    new_games, hint_queue = (int(n) for n in os.environ[LIMITS_VARIABLE].split(","))
+    app = create_app(
+        store,
+        allowed_hosts=frozenset(hosts.split(",")) if hosts else None,
+        limits=Limits(new_games_per_minute=new_games, hint_queue=hint_queue),
+    )
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
     return app
