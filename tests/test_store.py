@@ -234,7 +234,7 @@ def test_games_lists_newest_first_and_pages(store: Store) -> None:
         store.games(player.id, limit=0)
 
 
-def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, path: Path) -> None:
+def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, raw_sql) -> None:
     player = store.local_player()
     first = store.new_game(player.id, seed=1)
     again = [
@@ -255,7 +255,7 @@ def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, 
     assert store.new_game(player.id, seed=5).id == played_on.id
     prepared = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=6))
     assert store.new_game(player.id).id != prepared.id
-    assert sqlite3.connect(path).execute("SELECT count(*) FROM games").fetchone()[0] == 4
+    assert raw_sql("SELECT count(*) FROM games") == [(4,)]
 
 
 def test_finding_a_web_player_creates_none(store: Store, path: Path) -> None:
