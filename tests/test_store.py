@@ -258,9 +258,9 @@ def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, 
     assert raw_sql("SELECT count(*) FROM games") == [(4,)]
 
 
-def test_finding_a_web_player_creates_none(store: Store, path: Path) -> None:
+def test_finding_a_web_player_creates_none(store: Store, raw_sql) -> None:
     assert store.find_web_player("some-token") is None
-    assert sqlite3.connect(path).execute("SELECT count(*) FROM players").fetchone()[0] == 0
+    assert raw_sql("SELECT count(*) FROM players") == [(0,)]
     created = store.web_player("some-token")
     assert store.find_web_player("some-token") == created
 
