@@ -151,6 +151,24 @@ def test_assisted_counts_move_with_hints_auto_play_and_undo(store: Store) -> Non
     assert store.get_game(player, record.id).revision == record.revision
 
 
+def test_a_reused_unplayed_game_keeps_nothing_of_the_game_it_replaces(store: Store, raw_sql) -> None:
+    player = store.local_player().id
+    first = store.new_game(player, seed=1)
+    store.note_hint(player, first.id, first.revision)
+    rows = "SELECT tile, move FROM game_first_reach WHERE game_id = ? ORDER BY tile"
+    seeds = [seed for seed in range(2, 200) if Game.new(seed).board.max_tile != first.board.max_tile]
+    again = store.new_game(player, seed=seeds[0])  # the other start tile: its first reach differs
+    assert again.id == first.id
+    want = [(tile, 0) for tile in reached(0, again.board.max_tile)]
+    assert raw_sql(rows, (again.id,)) == want
+    summary = store.games(player)[0]
+    assert (summary.hints, summary.auto_moves, summary.undos) == (0, 0, 0)
+    # The next moves record their own first reaches (no duplicate of the replaced game's).
+    play_randomly(store, player, again.id, random.Random(1), 40, 0.0)
+    game = store.load_game(player, again.id)
+    assert max(dict(raw_sql(rows, (again.id,)))) == game.board.max_tile
+
+
 def test_an_illegal_auto_move_counts_nothing(store: Store) -> None:
     player = store.local_player().id
     record = store.add_game(player, Game.from_board(Board.from_rows([[2, 0, 0, 0]] + [[0] * 4] * 3), seed=1))
@@ -176,6 +194,7 @@ def test_another_players_game_is_invisible(store: Store) -> None:
 def test_a_deleted_game_is_gone_and_its_id_never_returns(store: Store) -> None:
     player = store.local_player().id
     old = store.new_game(player, seed=1)
+    store.move(player, old.id, old.board.legal_moves()[0])  # played, so the next game is a new row
     current = store.new_game(player, seed=2)
     store.delete_game(player, current.id)
     assert [g.id for g in store.games(player)] == [old.id]

@@ -86,10 +86,13 @@ def test_exclude_keeps_only_games_known_unassisted(store: Store) -> None:
     player = store.local_player().id
     clean = store.new_game(player, seed=1)
     clean = store.move(player, clean.id, clean.board.legal_moves()[0], revision=clean.revision).game
+    # Each game keeps a move: an unplayed current game is replaced by the next new game, not kept.
     hinted = store.new_game(player, seed=2)
     store.note_hint(player, hinted.id, hinted.revision)
+    store.move(player, hinted.id, hinted.board.legal_moves()[0], revision=hinted.revision)
     undone = store.new_game(player, seed=3)
-    undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
+    for _ in range(2):
+        undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
     store.undo(player, undone.id, revision=undone.revision)
     store.new_game(player, seed=4)
     everything = store.stats(player, "classic")

@@ -103,6 +103,10 @@ class HistoryConnection(Protocol):
     def forget_after(self, game_id: int, move: int) -> None:
         """Drop the checkpoints and first reaches of moves after ``move``."""
 
+    def restart(self, game_id: int) -> None:
+        """Forget what the game's history holds (checkpoints, first reaches, assisted counts, the
+        hint counted, its origin): a new game is about to take its row."""
+
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         """Add to the game's assisted counts (unknown counts stay unknown)."""
 

@@ -175,6 +175,9 @@ class Store(HistoryStore):
                     pass  # a damaged current game is left as it is, beside the new one
                 else:
                     if _unplayed(old):
+                        # The old game's history rows go in the same transaction as its state.
+                        db.restart(row.id)
+                        checkpoints.note_game(db, row.id, game)
                         return self._as_record(db, self._save(db, row, game), game)
             return self._record(db, player_id, self._insert(db, player_id, game))
 

@@ -121,6 +121,14 @@ class SQLiteHistory:
 
     # ---- assisted counts, origin, deletion ------------------------------------------------------
 
+    def restart(self, game_id: int) -> None:
+        self.forget_after(game_id, -1)
+        self._db.execute(
+            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played' "
+            "WHERE id = ?",
+            (game_id,),
+        )
+
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown.
         self._db.execute(
