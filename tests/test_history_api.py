@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.web import create_app
-from twenty48.web.guard import MAX_IMPORT_BODY
+from twenty48.web.guard import COOKIE_NAME, MAX_IMPORT_BODY
+from twenty48.web.history_models import PositionsAnswer
 
 
 @pytest.fixture
@@ -37,9 +38,19 @@ def play(client: TestClient, moves: int, auto: bool = False) -> dict:
     return state
 
 
-def test_positions_pages_and_bounds(client: TestClient) -> None:
+def test_positions_pages_and_bounds(client: TestClient, store: Store) -> None:
     state = play(client, 30)
     answer = client.get(f"/api/games/{state['id']}/positions", params={"from": 0, "count": 1000}).json()
+    # Written without the model, but in its shape, and equal to the store's positions.
+    assert PositionsAnswer.model_validate(answer).model_dump(mode="json") == answer
+    player = store.web_player(client.cookies[COOKIE_NAME]).id
+    expected = store.positions(player, state["id"], 0, 1000).positions
+    assert len(expected) == len(answer["positions"])
+    for item, position in zip(answer["positions"], expected, strict=True):
+        assert item["board"] == [list(r) for r in position.board.rows]
+        assert [tuple(s) for s in item["slides"]] == list(position.slides)
+        assert item["merges"] == list(position.merges)
+        assert (item["spawn"] and (item["spawn"]["cell"], item["spawn"]["value"])) == position.spawn
     assert answer["game_id"] == state["id"] and answer["total"] == state["moves"] + 1
     assert answer["positions"][0]["slides"] == [] and answer["positions"][0]["spawn"] is None
     assert answer["positions"][-1]["board"] == state["board"]

@@ -20,6 +20,10 @@ COMMANDS: dict[str, str] = {
     "bench": "bench",
     "migrate": "migrate",
     "copy": "copy",
+    "history": "history",
+    "stats": "stats",
+    "export": "export",
+    "import": "import_games",
 }
 
 

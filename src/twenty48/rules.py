@@ -117,7 +117,15 @@ def slide_line(values: Sequence[int]) -> LineMove:
 
 
 # Lines repeat constantly in play; memoising them makes the server's moves several times cheaper.
-_slide_cached = lru_cache(maxsize=1 << 16)(slide_line)
+@lru_cache(maxsize=1 << 16)
+def _line_move(
+    line: tuple[int, ...], values: tuple[int, ...]
+) -> tuple[LineMove, tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """``slide_line`` of one line of a board, with its slides and merges already as board cells:
+    mapping line positions to cells on every move was a third of ``Board.move``'s cost, which a
+    replay (``Store.positions``) pays for every move it shows."""
+    moved = slide_line(values)
+    return moved, tuple((line[a], line[b]) for a, b in moved.slides), tuple(line[m] for m in moved.merges)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +269,11 @@ class Board:
         merges: list[int] = []
         score = 0
         for line in LINES[direction]:
-            moved = _slide_cached(tuple([old[i] for i in line]))
-            for pos, value in zip(line, moved.values, strict=True):
-                new[pos] = value
-            slides.extend((line[src], line[dst]) for src, dst in moved.slides)
-            merges.extend(line[dst] for dst in moved.merges)
+            a, b, c, d = line
+            moved, line_slides, line_merges = _line_move(line, (old[a], old[b], old[c], old[d]))
+            new[a], new[b], new[c], new[d] = moved.values
+            slides += line_slides
+            merges += line_merges
             score += moved.score
         cells = tuple(new)
         slides.sort()

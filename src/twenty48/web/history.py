@@ -12,7 +12,7 @@ from twenty48.store import ImportRefusedError, transfer
 from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.errors import error_response
 from twenty48.web.guard import MAX_IMPORT_BODY
-from twenty48.web.history_models import ImportAnswer, PositionsAnswer, StatsAnswer
+from twenty48.web.history_models import ImportAnswer, PositionsAnswer, StatsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
 from twenty48.web.routes import _ERRORS, CallerDep, GameId, _json
 
@@ -38,7 +38,7 @@ async def positions(
     count: Annotated[int, Query(ge=1, le=MAX_POSITIONS)] = 100,
 ) -> Response:
     found = await me.run(me.web.store.positions, me.player, game_id, first, count)
-    return _json(PositionsAnswer.of(found))
+    return Response(positions_json(found), media_type="application/json")
 
 
 @router.delete(

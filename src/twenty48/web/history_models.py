@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Literal, cast
 
 from pydantic import BaseModel, Field
@@ -26,23 +27,28 @@ class PositionsAnswer(BaseModel):
     total: int = Field(description="How many positions the game has: its moves + 1 (moves 0 .. total - 1).")
     positions: list[PositionItem] = Field(description="In move order; empty from past the end.")
 
-    @classmethod
-    def of(cls, found: Positions) -> PositionsAnswer:
-        return cls(
-            game_id=found.game_id,
-            total=found.total,
-            positions=[
-                PositionItem(
-                    move=p.move,
-                    board=[list(row) for row in p.board.rows],
-                    score=p.score,
-                    slides=list(p.slides),
-                    merges=list(p.merges),
-                    spawn=Spawn(cell=p.spawn[0], value=p.spawn[1]) if p.spawn else None,
-                )
+
+def positions_json(found: Positions) -> str:
+    """``PositionsAnswer.of(found)`` as JSON, written directly: a model per position cost twice the
+    replay itself (a page of 1,000 moves: 35 ms of CPU against its replay's 16)."""
+    return json.dumps(
+        {
+            "game_id": found.game_id,
+            "total": found.total,
+            "positions": [
+                {
+                    "move": p.move,
+                    "board": p.board.rows,
+                    "score": p.score,
+                    "slides": p.slides,
+                    "merges": p.merges,
+                    "spawn": {"cell": p.spawn[0], "value": p.spawn[1]} if p.spawn else None,
+                }
                 for p in found.positions
             ],
-        )
+        },
+        separators=(",", ":"),
+    )
 
 
 class FirstReachItem(BaseModel):

@@ -1,0 +1,51 @@
+"""``2048 export``: one game, or the whole history, of the terminal player as a JSON file
+(the formats of ``twenty48.store.transfer``, the same as GET /api/games/{id}/export and /api/export)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
+from twenty48.store import Player, Store
+
+HELP = 'Write a game ("twenty48-game/1") or your whole history ("twenty48-history/1") to a JSON file.'
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("game_id", nargs="?", type=parse_game_id, metavar="GAME_ID", help="the game to export")
+    which.add_argument("--all", action="store_true", help="every game, oldest first")
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="where to write it (- for stdout)"
+    )
+    add_db_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    def act(store: Store, player: Player) -> None:
+        data = store.export_history(player.id) if args.all else store.export_game(player.id, args.game_id)
+        text = json.dumps(data, separators=(",", ":")) + "\n"
+        if str(args.output) == "-":
+            sys.stdout.write(text)
+            return
+        write(args.output, text)
+        count = len(data["games"]) if args.all else 1
+        print(f"wrote {count} game{'s' if count != 1 else ''} to {args.output}", file=sys.stderr)
+
+    return with_store("export", args.db, act)
+
+
+def write(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all: to a file beside ``path``, then renamed over it, so an
+    interrupted export never leaves half a file where a good one was."""
+    part = path.with_name(f".{path.name}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None

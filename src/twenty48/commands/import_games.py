@@ -1,0 +1,48 @@
+"""``2048 import``: add the games of an exported file to the terminal player's history.
+
+Every game is replayed (``twenty48.store.transfer.read_file``); a file that is not JSON, not a
+game or history file, or holds a game that does not replay as recorded is refused whole (exit 2,
+the reason in one line) and nothing is stored. Games already present are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from twenty48.commands.storage import Refused, add_db_argument, with_store
+from twenty48.store import Player, Store, transfer
+
+HELP = "Import a game or history file written by `2048 export` or the browser game's export."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a twenty48-game/1 or twenty48-history/1 file"
+    )
+    add_db_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    def act(store: Store, player: Player) -> None:
+        # The whole file is checked before anything is stored.
+        games = transfer.read_file(read_json(args.file))
+        result = store.import_games(player.id, games)
+        print(f"{args.file}: imported {len(result.imported)}, skipped {result.skipped} already present")
+
+    return with_store("import", args.db, act)
+
+
+def read_json(path: Path) -> object:
+    try:
+        text = path.read_bytes()
+    except OSError as exc:
+        raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        # JSONDecodeError, UnicodeDecodeError, or an integer past Python's 4,300-digit limit.
+        raise Refused(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise Refused(f"{path} is nested too deeply to be a game file") from None

@@ -1,0 +1,106 @@
+"""``2048 stats``: the terminal player's figures in a variant (those of GET /api/stats) as tables
+and a one-line chart of recent scores, or as the API's JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from twenty48.commands.storage import add_db_argument, with_store
+from twenty48.store import Player, Stats, Store
+from twenty48.variants import CLASSIC, VARIANTS
+
+HELP = "Your statistics in a variant: games, best, mean, median, reach rates, streaks, recent scores."
+
+#: Eight heights of a one-line chart, lowest first.
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default=CLASSIC.name, help="the rules (default %(default)s)"
+    )
+    parser.add_argument(
+        "--assisted",
+        choices=("include", "exclude"),
+        default="include",
+        help="exclude: only games known to have had no hint, auto-played move or undo (default %(default)s)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the JSON of GET /api/stats")
+    add_db_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    def act(store: Store, player: Player) -> None:
+        found = store.stats(player.id, args.variant, assisted=args.assisted == "include")
+        if args.json:
+            # The API's own model, so the two never drift apart; loaded only for --json.
+            from twenty48.web.history_models import StatsAnswer
+
+            print(json.dumps(StatsAnswer.of(found, args.assisted).model_dump(mode="json")))
+        else:
+            print_tables(found, args.assisted == "exclude")
+
+    return with_store("stats", args.db, act)
+
+
+def print_tables(stats: Stats, unassisted: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    which = f"{stats.variant}, unassisted games only" if unassisted else stats.variant
+    if stats.finished == 0:
+        console.print(f"Statistics ({which}): {stats.games} games, none finished yet.")
+        return
+    figures = Table(title=f"Statistics ({which})", show_header=False)
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    for name, value in (
+        ("games", f"{stats.games:,}"),
+        ("finished", f"{stats.finished:,}"),
+        ("best score", number(stats.best)),
+        ("mean score", number(stats.mean)),
+        ("median score", number(stats.median)),
+        ("win rate", percent(stats.win_rate)),
+        ("streak reaching 2048: current", str(stats.streak_current)),
+        ("streak reaching 2048: best", str(stats.streak_best)),
+    ):
+        figures.add_row(name, value)
+    console.print(figures)
+    tiles = Table(title="Tiles (over finished games)")
+    for name in ("tile", "reached", "first reached: median move", "best move"):
+        tiles.add_column(name, justify="right")
+    for tile, rate in stats.reach.items():
+        first = stats.first_reach[tile]
+        tiles.add_row(str(tile), percent(rate), number(first.median), number(first.best))
+    console.print(tiles)
+    width = max(10, min(len(stats.recent), console.width - 2))
+    console.print(f"Last {len(stats.recent)} finished scores, oldest first "
+                  f"(lowest {min(stats.recent):,}, highest {max(stats.recent):,}):")  # fmt: skip
+    console.print(" " + sparkline(stats.recent, width))
+
+
+def sparkline(values: tuple[int, ...] | list[int], width: int) -> str:
+    """One character per value, its height scaled between the lowest and the highest; more values
+    than ``width`` are averaged in ``width`` consecutive groups, so the line always fits."""
+    if not values:
+        return ""
+    if len(values) > width:
+        groups = [values[len(values) * i // width : len(values) * (i + 1) // width] for i in range(width)]
+        values = [sum(g) / len(g) for g in groups]
+    low, high = min(values), max(values)
+    if high == low:
+        return BARS[len(BARS) // 2] * len(values)
+    top = len(BARS) - 1
+    return "".join(BARS[round((v - low) / (high - low) * top)] for v in values)
+
+
+def number(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def percent(fraction: float | None) -> str:
+    return "-" if fraction is None else f"{fraction:.1%}"

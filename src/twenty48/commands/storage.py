@@ -1,0 +1,71 @@
+"""What the commands that read the store share: the ``--db`` option, the terminal's player, and
+one way of turning a refusal into a one-line message and an exit status.
+
+Exit statuses: 0 done; 1 the database could not be used (unreadable, busy, disk full); 2 the
+request was refused (an unknown game, a file that cannot be read or written, a file that does not
+import). Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+
+from twenty48.commands import database
+from twenty48.store import (
+    ID_LIMIT,
+    GameNotFoundError,
+    ImportRefusedError,
+    Player,
+    Store,
+    StoreError,
+    open_store,
+)
+from twenty48.store.location import Location
+
+
+class Refused(Exception):
+    """The command cannot do what was asked; the message says why, in one line."""
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    database.add_db_argument(
+        parser,
+        "the SQLite file or PostgreSQL URL of the saved games (default: the one `play` and `serve` use)",
+    )
+
+
+def parse_game_id(text: str) -> int:
+    try:
+        game_id = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a game id is a number, got {text!r}") from None
+    if not 0 < game_id <= ID_LIMIT:
+        raise argparse.ArgumentTypeError(f"a game id is between 1 and {ID_LIMIT}, got {game_id}")
+    return game_id
+
+
+def with_store(command: str, path: Location | None, act: Callable[[Store, Player], None]) -> int:
+    """Run ``act`` on the store at ``path`` (a file or a PostgreSQL URL) for the terminal's player
+    (the one ``2048 play`` plays as); its refusals and the store's errors become a message on stderr
+    and an exit status."""
+    try:
+        with open_store(path) as store:
+            act(store, store.local_player())
+    except (Refused, GameNotFoundError, ImportRefusedError) as exc:
+        return _fail(command, str(exc), 2)
+    except StoreError as exc:
+        return _fail(command, str(exc), 1)
+    except BrokenPipeError:
+        # The reader of the output left (`2048 history --json | head`): nothing more to say, and
+        # Python must not report the pipe again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def _fail(command: str, message: str, status: int) -> int:
+    print(f"2048 {command}: {message}", file=sys.stderr)
+    return status
