@@ -124,7 +124,7 @@ def _player(url: str, db: Path, crowded: bool = True) -> tuple[str, int]:
 
 def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
-    with server(db, "--hint-queue", "3") as (process, url, errors):
+    with server(db, "--hint-queue", "3") as (_, url, _errors):
         players = [_player(url, db, crowded=i < 3) for i in range(4)] + [_player(url, db, crowded=False)]
         assert _hint(url, players[4][1], players[4][0], 10).status_code == 200  # the solver is loaded
         results: dict[int, httpx.Response] = {}
