@@ -5,9 +5,16 @@ sent only after its commit is fsynced, one fsync per batch of concurrent moves) 
 on loopback, then drives it in two modes, each on a fresh server:
 
 - paced: 200 clients, each sending a move every 200 ms (a fast human);
-- flat-out: 50 clients, each sending its next move as soon as the previous one is answered.
+- flat-out: 50 clients, each sending its next move as soon as the previous one is answered;
+- paced-hints: paced, while 10 more clients each ask for 5-second hints on a crowded board, one
+  after another (refused ones wait their Retry-After): moves must stay fast while the solver is busy.
 
-Prints one JSON line per mode: mode, clients, moves, moves_per_s, p50_ms, p99_ms, errors. Latency
+``--http`` picks uvicorn's HTTP protocol: ``guarded`` (the server's own: httptools with a cap on
+request heads), ``httptools`` (no cap) or ``h11`` (uvicorn's pure-Python parser, which has one):
+what the cap costs. Prints one JSON line per mode: mode, http, clients, moves, moves_per_s, p50_ms,
+p99_ms, errors, server_cpu_ms_per_move (the server process's user + system CPU time over every
+request it answered, warm-up and set-up included, divided by the measured moves: steadier than
+wall-clock figures on a shared machine), and for paced-hints the hints answered and refused. Latency
 runs from the moment a move was due (paced) or sent (flat-out) to the end of its answer, so a slow
 server cannot hide behind a client that fell behind schedule; p99_from_send_ms leaves out the load
 generator's own lateness (they differ when the machine is short of CPU). An error is any answer but 200 or a
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -31,9 +39,21 @@ from pathlib import Path
 
 import uvloop
 
+from twenty48.game import Game
 from twenty48.rules import Board
+from twenty48.store import Store
 
 WARM_UP_S = 1.0
+#: uvicorn's ``http`` setting for each ``--http`` choice.
+PROTOCOLS = {
+    "guarded": "twenty48.web.protocol:GuardedHttpToolsProtocol",
+    "httptools": "httptools",
+    "h11": "h11",
+}
+#: A position on which a hint uses most of its budget (an open board is searched to the end at once).
+CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
+HINT_CLIENTS = 10
+HINT_MS = 5000
 
 
 class Connection:
@@ -47,6 +67,12 @@ class Connection:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
 
     async def call(self, method: str, path: str, payload: dict | None = None) -> tuple[int, dict]:
+        status, _, answer = await self.call_with_headers(method, path, payload)
+        return status, answer
+
+    async def call_with_headers(
+        self, method: str, path: str, payload: dict | None = None
+    ) -> tuple[int, dict[str, str], dict]:
         body = json.dumps(payload).encode() if payload is not None else b""
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
         if self.cookie:
@@ -57,15 +83,14 @@ class Connection:
         raw = await self.reader.readuntil(b"\r\n\r\n")
         lines = raw.decode("latin-1").split("\r\n")
         status = int(lines[0].split(" ", 2)[1])
-        length = 0
+        headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
-            name = name.lower()
-            if name == "content-length":
-                length = int(value)
-            elif name == "set-cookie":
-                self.cookie = value.strip().split(";", 1)[0]
-        return status, json.loads(await self.reader.readexactly(length)) if length else {}
+            headers[name.lower()] = value.strip()
+        if "set-cookie" in headers:
+            self.cookie = headers["set-cookie"].split(";", 1)[0]
+        length = int(headers.get("content-length", 0))
+        return status, headers, json.loads(await self.reader.readexactly(length)) if length else {}
 
     def close(self) -> None:
         self.writer.close()
@@ -121,10 +146,41 @@ class Player:
             _, self.state = await self.connection.call("POST", "/api/games")
 
 
-async def drive(port: int, clients: int, period: float | None, duration: float) -> tuple[Tally, float]:
+@dataclass
+class Hints:
+    answered: int = 0
+    refused: int = 0
+
+
+async def ask_hints(port: int, db: Path, end: float, hints: Hints) -> None:
+    """One client asking for long hints on a crowded board until ``end``."""
+    connection = Connection("127.0.0.1", port)
+    await connection.open()
+    await connection.call("GET", "/api/game")  # receives the player cookie
+    token = connection.cookie.split("=", 1)[1]
+    with Store.open(db) as store:  # the server's database, opened beside it
+        game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1)).id
+    while time.perf_counter() < end:
+        status, headers, _ = await connection.call_with_headers(
+            "GET", f"/api/games/{game}/hint?time_ms={HINT_MS}"
+        )
+        if status == 200:
+            hints.answered += 1
+        else:
+            hints.refused += 1
+            await asyncio.sleep(
+                min(float(headers.get("retry-after", 1)), max(0.0, end - time.perf_counter()))
+            )
+    connection.close()
+
+
+async def drive(
+    port: int, clients: int, period: float | None, duration: float, db: Path | None = None
+) -> tuple[Tally, float, Hints]:
     players = [Player(Connection("127.0.0.1", port), seed) for seed in range(clients)]
     await asyncio.gather(*(p.start() for p in players))
     tally = Tally()
+    hints = Hints()
     begin = time.perf_counter() + WARM_UP_S
     end = begin + duration
 
@@ -142,15 +198,36 @@ async def drive(port: int, clients: int, period: float | None, duration: float) 
         while (now := time.perf_counter()) < end:
             await player.move(tally if now >= begin else None, now)
 
-    await asyncio.gather(*(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)))
+    hinting = [ask_hints(port, db, end, hints) for _ in range(HINT_CLIENTS)] if db is not None else []
+    await asyncio.gather(
+        *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)), *hinting
+    )
     for player in players:
         player.connection.close()
-    return tally, duration
+    return tally, duration, hints
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+#: `2048 serve` with ``serve.HTTP_PROTOCOL`` set from the first argument.
+LAUNCH = (
+    "import sys; from twenty48.commands import serve; serve.HTTP_PROTOCOL = sys.argv[1]; "
+    "from twenty48.cli import main; sys.exit(main(sys.argv[2:]))"
+)
+
+
+def start_server(db: Path, http: str = "guarded") -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "twenty48", "serve", "--port", "0", "--db", str(db), "--no-browser"],
+        [
+            sys.executable,
+            "-c",
+            LAUNCH,
+            PROTOCOLS[http],
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--no-browser",
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -173,19 +250,28 @@ async def _warm(port: int) -> None:
     connection.close()
 
 
-def run_mode(mode: str, clients: int, period: float | None, duration: float) -> dict:
+def run_mode(
+    mode: str, clients: int, period: float | None, duration: float, http: str = "guarded", hints: bool = False
+) -> dict:
     with tempfile.TemporaryDirectory() as directory:
-        process, port = start_server(Path(directory) / "bench.sqlite3")
+        db = Path(directory) / "bench.sqlite3"
+        process, port = start_server(db, http)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                tally, seconds = runner.run(drive(port, clients, period, duration))
+                tally, seconds, hinted = runner.run(
+                    drive(port, clients, period, duration, db if hints else None)
+                )
         finally:
             process.terminate()
-            process.wait(10)
+            # wait4: the server's CPU time, which a wall-clock figure shares with the load generator.
+            _, _, usage = os.wait4(process.pid, 0)
+            process.returncode = 0
     latencies = sorted(tally.latencies)
     round_trips = sorted(tally.round_trips)
+    extra = {"hints_answered": hinted.answered, "hints_refused": hinted.refused} if hints else {}
     return {
         "mode": mode,
+        "http": http,
         "clients": clients,
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / seconds, 1),
@@ -193,6 +279,8 @@ def run_mode(mode: str, clients: int, period: float | None, duration: float) -> 
         "p99_ms": round(_p99(latencies) * 1000, 2),
         "errors": tally.errors,
         "p99_from_send_ms": round(_p99(round_trips) * 1000, 2),
+        "server_cpu_ms_per_move": round((usage.ru_utime + usage.ru_stime) * 1000 / max(1, tally.moves), 3),
+        **extra,
         "duration_s": seconds,
         "durability": "WAL, one transaction per move, fsync (group commit) before each answer",
     }
@@ -204,13 +292,18 @@ def _p99(ordered: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--mode", choices=["paced", "flat-out", "both"], default="both")
+    parser.add_argument("--mode", choices=["paced", "flat-out", "paced-hints", "both", "all"], default="both")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per mode")
+    parser.add_argument(
+        "--http", choices=sorted(PROTOCOLS), default="guarded", help="uvicorn's HTTP protocol"
+    )
     args = parser.parse_args()
-    if args.mode in ("paced", "both"):
-        print(json.dumps(run_mode("paced", 200, 0.2, args.duration)), flush=True)
-    if args.mode in ("flat-out", "both"):
-        print(json.dumps(run_mode("flat-out", 50, None, args.duration)), flush=True)
+    if args.mode in ("paced", "both", "all"):
+        print(json.dumps(run_mode("paced", 200, 0.2, args.duration, args.http)), flush=True)
+    if args.mode in ("flat-out", "both", "all"):
+        print(json.dumps(run_mode("flat-out", 50, None, args.duration, args.http)), flush=True)
+    if args.mode in ("paced-hints", "all"):
+        print(json.dumps(run_mode("paced-hints", 200, 0.2, args.duration, args.http, hints=True)), flush=True)
 
 
 if __name__ == "__main__":
