@@ -14,7 +14,7 @@ from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
-from twenty48.web.limits import Limits, RateLimit
+from twenty48.web.limits import Limits
 
 
 @pytest.fixture
@@ -90,13 +90,26 @@ def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> No
     assert client.post("/api/games").status_code == 201
 
 
-def test_the_rate_limit_refills() -> None:
-    limit = RateLimit(per_minute=2)
-    assert [limit.take("a", now=0.0) for _ in range(2)] == [0.0, 0.0]
-    assert limit.take("a", now=0.0) == pytest.approx(30.0)
-    assert limit.take("a", now=29.0) == pytest.approx(1.0)
-    assert limit.take("a", now=31.0) == 0.0
-    assert limit.take("b", now=31.0) == 0.0
+def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:
+    # A second Store on the file is what a second server process holds: its counts are the app's.
+    state = client.get("/api/game").json()
+    with sqlite3.connect(db) as check:
+        (player,) = check.execute("SELECT id FROM players").fetchone()
+    with Store.open(db) as other:
+        assert other.take_new_game(player, per_minute=3) == 0.0
+        for _ in range(2):
+            state = play_one(client, client.post("/api/games").json())
+        assert client.post("/api/games").status_code == 429
+        lease = other.claim_hint(player, seconds=60)
+        assert lease is not None
+        busy = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+        assert (busy.status_code, busy.json()["error"]) == (429, "hint_in_progress")
+        other.release_hint(player, lease)
+    hinted = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    assert hinted.status_code == 200
+    # The route released its own lease: another process may now claim one.
+    with Store.open(db) as other:
+        assert other.claim_hint(player, seconds=60) is not None
 
 
 @pytest.mark.parametrize(

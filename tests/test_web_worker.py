@@ -1,5 +1,5 @@
 """The store thread's group commit: every answer waits for a flush that follows its commit. The hint
-thread: one hint per player, a bounded queue, abandoned hints dropped, a prompt close."""
+thread: a bounded queue, abandoned hints dropped, a prompt close."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 from twenty48.store import Store
 from twenty48.web.worker import (
     ClientGoneError,
-    HintInProgressError,
     HintQueueFullError,
     HintWorker,
     StoreWorker,
@@ -106,24 +105,21 @@ async def _until(condition: Callable[[], bool]) -> None:
     raise AssertionError("condition never held")
 
 
-def test_one_hint_per_player_and_a_bounded_queue() -> None:
+def test_a_bounded_queue() -> None:
     solver = Solver()
 
     async def scenario() -> None:
         hints = HintWorker(capacity=2)
-        first = asyncio.ensure_future(hints.run(1, solver.call("a"), 0.5))
+        first = asyncio.ensure_future(hints.run(solver.call("a"), 0.5))
         await _until(lambda: solver.started == ["a"])
-        with pytest.raises(HintInProgressError) as same_player:
-            await hints.run(1, solver.call("again"), 0.5)
-        assert same_player.value.retry_after == 1
-        second = asyncio.ensure_future(hints.run(2, solver.call("b"), 3.0))
+        second = asyncio.ensure_future(hints.run(solver.call("b"), 3.0))
         await asyncio.sleep(0)
         with pytest.raises(HintQueueFullError) as full:
-            await hints.run(3, solver.call("c"), 0.5)
+            await hints.run(solver.call("c"), 0.5)
         assert full.value.retry_after == 4  # what is queued ahead: 0.5 s + 3 s
         solver.release.set()
         assert await asyncio.gather(first, second) == ["a", "b"]
-        assert await hints.run(3, solver.call("c"), 0.5) == "c"  # room again
+        assert await hints.run(solver.call("c"), 0.5) == "c"  # room again
         hints.close()
 
     asyncio.run(scenario())
@@ -136,15 +132,15 @@ def test_a_hint_whose_client_hung_up_is_never_computed() -> None:
     async def scenario() -> None:
         hints = HintWorker(capacity=4)
         hung_up = asyncio.Event()
-        running = asyncio.ensure_future(hints.run(1, solver.call("running"), 1))
+        running = asyncio.ensure_future(hints.run(solver.call("running"), 1))
         await _until(lambda: solver.started == ["running"])
-        queued = asyncio.ensure_future(hints.run(2, solver.call("abandoned"), 1, hung_up.wait))
+        queued = asyncio.ensure_future(hints.run(solver.call("abandoned"), 1, hung_up.wait))
         await asyncio.sleep(0.01)
         hung_up.set()
         with pytest.raises(ClientGoneError):
             await queued
         # The player whose client left may ask again at once.
-        later = asyncio.ensure_future(hints.run(2, solver.call("later"), 1))
+        later = asyncio.ensure_future(hints.run(solver.call("later"), 1))
         solver.release.set()
         assert await asyncio.gather(running, later) == ["running", "later"]
         hints.close()
@@ -158,13 +154,13 @@ def test_closing_answers_every_waiting_hint_at_once() -> None:
 
     async def scenario() -> None:
         hints = HintWorker(capacity=8)
-        waiting = [asyncio.ensure_future(hints.run(p, solver.call(str(p)), 5)) for p in range(5)]
+        waiting = [asyncio.ensure_future(hints.run(solver.call(str(p)), 5)) for p in range(5)]
         await _until(lambda: solver.started == ["0"])
         hints.close()
         results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 1)
         assert all(isinstance(r, HintQueueFullError) and "shutting down" in str(r) for r in results)
         with pytest.raises(HintQueueFullError):
-            await hints.run(9, solver.call("late"), 1)
+            await hints.run(solver.call("late"), 1)
         solver.release.set()
 
     asyncio.run(scenario())

@@ -33,6 +33,9 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.delete_game(player.id, game_id)
     store.export_game(player.id, game_id)     # {"format": "twenty48-game/1", ...}; export_history(...)
     store.import_games(player.id, transfer.read_file(data))   # ImportResult; ImportRefusedError
+    store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
+    lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
+    store.release_hint(player.id, lease)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -94,6 +97,8 @@ Layout, and the seam for a second database::
     stats.py       a variant's statistics from the aggregate primitives
     transfer.py    the game and history file formats and the checks of an import
     sqlite_history.py  the SQLite statements of the history primitives
+    limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
+    sqlite_limits.py   their statements
 
 ``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one. A PostgreSQL
 backend would implement the same ``Connection`` primitives in its dialect (``%s`` placeholders,

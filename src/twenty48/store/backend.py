@@ -142,7 +142,22 @@ class HistoryConnection(Protocol):
         """The scores of the last ``count`` finished games, oldest first."""
 
 
-class Connection(HistoryConnection, Protocol):
+class LimitsConnection(Protocol):
+    """The primitives of the per-player limits (``twenty48.store.limits``); the caller holds the
+    player's write lock."""
+
+    def new_game_bucket(self, player_id: int) -> tuple[float, float] | None:
+        """(tokens left, when counted) of the player's new-game bucket; None before its first use."""
+
+    def set_new_game_bucket(self, player_id: int, tokens: float, at: float) -> None: ...
+
+    def hint_lease(self, player_id: int) -> tuple[str, float] | None:
+        """(lease, expiry) of the player's hint in flight; None when there is none."""
+
+    def set_hint_lease(self, player_id: int, lease: str | None, until: float | None) -> None: ...
+
+
+class Connection(HistoryConnection, LimitsConnection, Protocol):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 
     def player(self, key: str) -> Player | None: ...

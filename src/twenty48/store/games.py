@@ -35,6 +35,7 @@ from twenty48.store.errors import (
     refusal,
 )
 from twenty48.store.history import HistoryStore
+from twenty48.store.limits import LimitsStore
 from twenty48.store.location import database_path
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
@@ -47,7 +48,7 @@ SORTS = ("date", "score", "max_tile")
 TERMINAL_PLAYER = "terminal"
 
 
-class Store(HistoryStore):
+class Store(HistoryStore, LimitsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     def __init__(self, backend: Backend) -> None:

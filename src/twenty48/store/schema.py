@@ -245,12 +245,31 @@ def _history_4(db: SQL) -> None:
         checkpoints.note_game(connection, game_id, game)
 
 
+def _player_limits_5(db: SQL) -> None:
+    # The per-player limits of the web server, in the database so that they hold across every
+    # server process on it: the new-game token bucket (tokens left, when counted) and the lease of
+    # the hint in flight (who holds it, until when: a process killed mid-hint frees it by expiry).
+    # Times are Unix seconds from the processes' clocks; DOUBLE PRECISION, not REAL, which is a
+    # 4-byte float on PostgreSQL.
+    db.execute(
+        """
+        CREATE TABLE player_limits (
+            player_id INTEGER NOT NULL PRIMARY KEY REFERENCES players(id),
+            new_game_tokens DOUBLE PRECISION,
+            new_game_at DOUBLE PRECISION,
+            hint_lease TEXT,
+            hint_until DOUBLE PRECISION
+        )"""
+    )
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
 MIGRATIONS: list[Callable[[SQL], None]] = [
     _schema_1,
     _variants_2,
     _lost_actions_3,
     _history_4,
+    _player_limits_5,
 ]
 
 

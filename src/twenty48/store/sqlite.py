@@ -25,6 +25,7 @@ from twenty48.store.errors import (
 )
 from twenty48.store.records import DamagedGame, Player
 from twenty48.store.sqlite_history import SQLiteHistory
+from twenty48.store.sqlite_limits import SQLiteLimits
 
 BUSY_TIMEOUT_MS = 5000
 #: The first 16 bytes of every SQLite database file.
@@ -33,8 +34,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
 
 
-class SQLiteConnection(SQLiteHistory):
-    """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``)."""
+class SQLiteConnection(SQLiteHistory, SQLiteLimits):
+    """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
+    of the per-player limits in ``SQLiteLimits``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db

@@ -17,7 +17,7 @@ from twenty48.rules import Board, Direction
 from twenty48.store import ID_LIMIT, GameFinishedError, Store
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import MAX_BODY, player_token
-from twenty48.web.limits import Limits, RateLimit
+from twenty48.web.limits import Limits
 from twenty48.web.models import (
     DEFAULT_VARIANT,
     VARIANT_HELP,
@@ -36,7 +36,7 @@ from twenty48.web.models import (
     SortName,
     VariantName,
 )
-from twenty48.web.worker import HintWorker, StoreWorker, wait_for_disconnect
+from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
 
 T = TypeVar("T")
 
@@ -65,13 +65,11 @@ class WebContext:
     limits: Limits = field(default_factory=Limits)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
     hints: HintWorker = field(init=False)
-    new_games: RateLimit = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
-        self.new_games = RateLimit(self.limits.new_games_per_minute)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:
@@ -183,13 +181,14 @@ async def current_game(me: CallerDep) -> Response:
 )
 async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Response:
     body = body if body is not None else NewGameRequest()
-    wait = me.web.new_games.take(me.token)
+    me = await me.registered()
+    # Counted in the database: the limit holds across every server process on it.
+    wait = await me.run(me.web.store.take_new_game, me.player, me.web.limits.new_games_per_minute)
     if wait:
         logger.warning("refused a new game: player %d started too many this minute", me.player)
         raise TooManyRequestsError(
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
-    me = await me.registered()
     record = await me.run(me.web.store.new_game, me.player, body.seed, body.variant)
     return _json(GameState.of(record), status.HTTP_201_CREATED)
 
@@ -292,13 +291,21 @@ async def hint(
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
         raise GameFinishedError("the game is over: there is no move to rank", record)
-    await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
-    ranking = await me.web.hints.run(
-        me.player,
-        partial(_rank, record.board, time_ms / 1000),
-        time_ms / 1000,
-        partial(wait_for_disconnect, request.receive),
-    )
+    # The player's one hint in flight is a lease in the database, so that it holds across server
+    # processes; it outlasts the longest this process may take (its queue, then the budget), and
+    # expires by itself if the process dies holding it.
+    lease = await me.run(me.web.store.claim_hint, me.player, me.web.limits.hint_lease_s(MAX_HINT_MS / 1000))
+    if lease is None:
+        raise HintInProgressError("a hint for this player is already being computed", 1)
+    try:
+        await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
+        ranking = await me.web.hints.run(
+            partial(_rank, record.board, time_ms / 1000),
+            time_ms / 1000,
+            partial(wait_for_disconnect, request.receive),
+        )
+    finally:
+        await me.run(me.web.store.release_hint, me.player, lease)
     return _json(
         HintAnswer(
             game_id=record.id,

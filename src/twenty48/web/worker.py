@@ -6,9 +6,10 @@ the results back: no answer leaves before the commit it reports is on disk, and 
 shares one disk flush instead of queueing behind one each.
 
 ``HintWorker``: the solver, one hint at a time (a hint may take every core for its whole budget),
-with at most one hint per player and a bounded queue overall. A hint whose client has gone is
-dropped before it starts; one already running finishes within its budget and its answer is
-discarded. Closing (the server's shutdown) answers every waiting hint at once.
+with a bounded queue overall (per process: it bounds this process's solver; the one hint per
+player is a lease in the database, taken by the route, so that it holds across processes). A hint
+whose client has gone is dropped before it starts; one already running finishes within its budget
+and its answer is discarded. Closing (the server's shutdown) answers every waiting hint at once.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ class HintRefusedError(Exception):
 
 
 class HintInProgressError(HintRefusedError):
-    """The player already has a hint being computed or waiting."""
+    """The player already has a hint being computed or waiting (in any process: the routes check
+    the player's lease in the database)."""
 
 
 class HintQueueFullError(HintRefusedError):
@@ -143,23 +145,19 @@ class HintWorker:
         self._thread: threading.Thread | None = None
         #: Hints not yet finished or skipped by the thread, on the event loop's side.
         self._pending: set[_Hint] = set()
-        self._players: set[int] = set()
         self._closed = False
         #: Orders a hint's start against its abandonment.
         self._lock = threading.Lock()
 
     async def run(
         self,
-        player: int,
         call: Callable[[], T],
         seconds: float,
         disconnected: Callable[[], Awaitable[None]] | None = None,
     ) -> T:
-        """``call()`` (a hint of at most ``seconds``) on the solver thread, for ``player``.
+        """``call()`` (a hint of at most ``seconds``) on the solver thread.
         ``disconnected`` returns once the client has hung up; the hint is then abandoned and
         ``ClientGoneError`` raised. Raises a ``HintRefusedError`` when it cannot be queued."""
-        if player in self._players:
-            raise HintInProgressError("a hint for this player is already being computed", 1)
         if self._closed or len(self._pending) >= self.capacity:
             wait = sum(job.seconds for job in self._pending)
             raise HintQueueFullError(
@@ -168,7 +166,6 @@ class HintWorker:
         loop = asyncio.get_running_loop()
         job = _Hint(loop, loop.create_future(), call, seconds)
         self._pending.add(job)
-        self._players.add(player)
         self._start()
         self._jobs.put(job)
         watcher = asyncio.ensure_future(disconnected()) if disconnected is not None else None
@@ -180,7 +177,6 @@ class HintWorker:
             return await job.future
         finally:
             self._abandon(job)
-            self._players.discard(player)
             if watcher is not None:
                 watcher.cancel()
 
