@@ -255,3 +255,55 @@ def test_serve_with_workers_answers_from_several_processes(postgres_url: str) ->
         assert len(children) >= 2
     finally:
         server.stop()
+
+
+#: A crowded position: a hint on it uses most of its budget (see tests/test_web_hostile.py).
+CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
+
+
+def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
+    """Each worker caps request heads, marks the cookie Secure behind a trusted HTTPS proxy, and
+    stops its hints at once on shutdown, as single-process ``serve`` does."""
+    server = Server(
+        postgres_url, "--workers", "2", "--hint-queue", "20", "--forwarded-allow-ips", "127.0.0.1"
+    )
+    errors: list[str] = []
+    threading.Thread(target=lambda: errors.extend(server.process.stderr), daemon=True).start()  # type: ignore[arg-type]
+    try:
+        client = server.client()
+        deadline = time.monotonic() + 30
+        while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        huge = client.get("/api/best", headers={"X-Padding": "x" * 20_000})
+        assert huge.status_code == 431
+        secure = httpx.get(server.base + "/api/best", headers={"X-Forwarded-Proto": "https"}, timeout=10)
+        assert "; Secure" in secure.headers["set-cookie"]
+        assert "Secure" not in httpx.get(server.base + "/api/best", timeout=10).headers["set-cookie"]
+        players = []
+        for _ in range(6):
+            token = httpx.get(server.base + "/api/game", timeout=10).cookies["twenty48_player"]
+            with open_store(postgres_url) as store:
+                game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1))
+            players.append((token, game.id))
+        answers: list[int] = []
+
+        def hint(token: str, game_id: int) -> None:
+            url = f"{server.base}/api/games/{game_id}/hint?time_ms=5000"
+            answers.append(httpx.get(url, cookies={"twenty48_player": token}, timeout=30).status_code)
+
+        threads = [threading.Thread(target=hint, args=p) for p in players]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(20)
+        stopped = time.monotonic() - started
+        for thread in threads:
+            thread.join(10)
+    finally:
+        server.stop()
+    # Two processes each compute at most one hint: the others were waiting, and answered 503 at once.
+    assert stopped < 4, f"took {stopped:.1f} s to stop"
+    assert len(answers) == 6 and answers.count(503) >= 4 and set(answers) <= {200, 503}, answers
+    assert not any("Traceback" in line or "CancelledError" in line for line in errors), errors

@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
 from functools import partial
 
 from twenty48.commands.database import add_db_argument
@@ -67,6 +66,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a further host name (or address) to answer for, as a proxy or the LAN names this "
         "machine; repeatable (by default: the bound address, loopback names, and on an "
         "all-interfaces bind this machine's names and addresses)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks (or *) of the reverse proxies trusted with "
+        "X-Forwarded-For and X-Forwarded-Proto, as uvicorn names them; behind HTTPS the player "
+        "cookie is then marked Secure (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
     )
     limits = parser.add_argument_group("limits")
     limits.add_argument(
@@ -193,12 +200,11 @@ def has_display() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from twenty48.store import StoreError, open_store
     from twenty48.store.location import is_postgres
     from twenty48.web import create_app
     from twenty48.web.app import stop_hints
+    from twenty48.web.server import QuietServer, server_config
 
     if args.workers > 1 and not is_postgres(args.db):
         print(
@@ -235,14 +241,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(store, allowed_hosts=answered, limits=limits)
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
-    config = uvicorn.Config(
-        app,
-        http=HTTP_PROTOCOL,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=5,
-    )
-    server = _server_class()(config, on_shutdown=partial(stop_hints, app))
+    config = server_config(app, forwarded_allow_ips=args.forwarded_allow_ips, http=HTTP_PROTOCOL)
+    server = QuietServer(config, on_shutdown=partial(stop_hints, app))
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
     warning = network_warning(args.host, port, reachable, answered)
     if warning is not None:
@@ -262,23 +262,18 @@ def _run_workers(
 ) -> int:
     """``args.workers`` processes answering on ``sock``, each with its own store on the database;
     uvicorn's supervisor starts them, and starts a new one when one dies."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     from twenty48.store.location import parse_location, redact
     from twenty48.web import served
+    from twenty48.web.server import run_workers, server_config
 
     os.environ[served.DB_VARIABLE] = str(args.db)
     os.environ[served.HOSTS_VARIABLE] = ",".join(sorted(hosts)) if hosts is not None else ""
     os.environ[served.LIMITS_VARIABLE] = f"{limits.new_games_per_minute},{limits.hint_queue}"
-    config = uvicorn.Config(
+    config = server_config(
         served.APP_FACTORY,
-        factory=True,
         workers=args.workers,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         http=HTTP_PROTOCOL,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=5,
     )
     location = redact(str(parse_location(args.db)))
     print(
@@ -286,30 +281,10 @@ def _run_workers(
         flush=True,
     )
     try:
-        sock.set_inheritable(True)
-        Multiprocess(config, sockets=[sock]).run()
+        run_workers(config, sock)
     finally:
         sock.close()
     return 0
-
-
-def _server_class() -> type:
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, telling the app when shutdown begins: hints waiting for the solver
-        are answered then (503), rather than cancelled with a traceback each when the grace
-        period ends."""
-
-        def __init__(self, config: uvicorn.Config, on_shutdown: Callable[[], None]) -> None:
-            super().__init__(config)
-            self._on_shutdown = on_shutdown
-
-        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            self._on_shutdown()
-            await super().shutdown(sockets)
-
-    return Server
 
 
 def tune_garbage_collector() -> None:

@@ -88,6 +88,10 @@ class Guard:
         if token is None:
             token = secrets.token_urlsafe(32)
             cookie = f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict"
+            if scope.get("scheme") == "https":
+                # Served over HTTPS (directly, or by a proxy trusted through --forwarded-allow-ips,
+                # whose X-Forwarded-Proto uvicorn has applied): never send the cookie in clear.
+                cookie += "; Secure"
             extra = (*SECURITY_HEADERS, (b"set-cookie", cookie.encode()))
         scope.setdefault("state", {})["player_token"] = token
 

@@ -18,6 +18,9 @@ HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
 #: ``--new-games-per-minute`` and ``--hint-queue``, comma-separated.
 LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
 
+#: This worker's app, for its server's shutdown (``stop_hints_here``).
+_app: FastAPI | None = None
+
 
 def app_from_environment() -> FastAPI:
     from twenty48.commands.serve import _warm_solver, tune_garbage_collector
@@ -34,6 +37,16 @@ def app_from_environment() -> FastAPI:
         allowed_hosts=frozenset(hosts.split(",")) if hosts else None,
         limits=Limits(new_games_per_minute=new_games, hint_queue=hint_queue),
     )
+    global _app
+    _app = app
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
     return app
+
+
+def stop_hints_here() -> None:
+    """Stop this worker's hints (its server is shutting down)."""
+    from twenty48.web.app import stop_hints
+
+    if _app is not None:
+        stop_hints(_app)
