@@ -507,3 +507,26 @@ async def test_auto_play_stops_at_the_win(db):
         await pilot.press("A")
         await wait_until(pilot, lambda: isinstance(app.screen, WinDialog))
         assert not screen_of(app).autoplay
+
+
+async def test_a_damaged_postgresql_database_is_never_offered_start_fresh(postgres_url):
+    import psycopg
+
+    from twenty48.store import open_store
+
+    with open_store(postgres_url) as store:
+        game = store.current_game(store.local_player().id)
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE games SET state = 'not json' WHERE id = %s", (game.id,))
+    app = make_app(postgres_url)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, DatabaseErrorDialog)
+        assert "Start fresh" not in dialog.message and "administrator" in dialog.message
+        assert app.focused is not None and app.focused.id == "quit"
+        await pilot.press("f")  # not offered: nothing happens
+        assert app.screen is dialog
+        await pilot.press("enter")
+    assert app.return_code == 0
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SELECT state FROM games WHERE id = %s", (game.id,)).fetchone() == ("not json",)

@@ -75,7 +75,7 @@ class Twenty48App(App[None]):
         except StoreError as exc:
             self._close_store()
             self.push_screen(
-                DatabaseErrorDialog(str(self.db_path), str(exc), kind=_problem(exc)),
+                DatabaseErrorDialog(str(self.db_path), str(exc), kind=_problem(exc, self.db_path)),
                 callback=self._after_database_error,
             )
             return
@@ -117,10 +117,13 @@ class Twenty48App(App[None]):
         self._close_store()
 
 
-def _problem(exc: StoreError) -> str:
-    """The ``DatabaseErrorDialog`` kind of a store error."""
+def _problem(exc: StoreError, location: Path | str) -> str:
+    """The ``DatabaseErrorDialog`` kind of a store error at ``location`` (a str: a PostgreSQL URL)."""
     if isinstance(exc, NewerDatabaseError):
         return "newer"
     if isinstance(exc, ForeignDatabaseError):
         return "foreign"
-    return "damaged" if isinstance(exc, StoreUnreadableError) else "unreachable"
+    if isinstance(exc, StoreUnreadableError):
+        # A database server's data is no file to move aside: only its administrator can repair it.
+        return "damaged_server" if isinstance(location, str) else "damaged"
+    return "unreachable"
