@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -41,7 +42,10 @@ import uvloop
 
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import Store
+from twenty48.store import open_store
+
+sys.path.insert(0, str(Path(__file__).parent))
+from postgres_cluster import Postgres
 
 WARM_UP_S = 1.0
 #: uvicorn's ``http`` setting for each ``--http`` choice.
@@ -152,13 +156,13 @@ class Hints:
     refused: int = 0
 
 
-async def ask_hints(port: int, db: Path, end: float, hints: Hints) -> None:
+async def ask_hints(port: int, db: Path | str, end: float, hints: Hints) -> None:
     """One client asking for long hints on a crowded board until ``end``."""
     connection = Connection("127.0.0.1", port)
     await connection.open()
     await connection.call("GET", "/api/game")  # receives the player cookie
     token = connection.cookie.split("=", 1)[1]
-    with Store.open(db) as store:  # the server's database, opened beside it
+    with open_store(db) as store:  # the server's database, opened beside it
         game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1)).id
     while time.perf_counter() < end:
         status, headers, _ = await connection.call_with_headers(
@@ -175,7 +179,7 @@ async def ask_hints(port: int, db: Path, end: float, hints: Hints) -> None:
 
 
 async def drive(
-    port: int, clients: int, period: float | None, duration: float, db: Path | None = None
+    port: int, clients: int, period: float | None, duration: float, db: Path | str | None = None
 ) -> tuple[Tally, float, Hints]:
     players = [Player(Connection("127.0.0.1", port), seed) for seed in range(clients)]
     await asyncio.gather(*(p.start() for p in players))
@@ -214,7 +218,9 @@ LAUNCH = (
 )
 
 
-def start_server(db: Path, http: str = "guarded") -> tuple[subprocess.Popen[str], int]:
+def start_server(
+    db: Path | str, http: str = "guarded", workers: int = 1
+) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -227,6 +233,8 @@ def start_server(db: Path, http: str = "guarded") -> tuple[subprocess.Popen[str]
             "--db",
             str(db),
             "--no-browser",
+            "--workers",
+            str(workers),
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -235,7 +243,9 @@ def start_server(db: Path, http: str = "guarded") -> tuple[subprocess.Popen[str]
     line = process.stdout.readline()
     url = line.split(" at ", 1)[1].split(" ", 1)[0]
     port = int(url.rstrip("/").rsplit(":", 1)[1])
-    asyncio.run(_warm(port))
+    # Every worker loads its solver: warm as many as there are, so none compiles while measured.
+    for _ in range(workers):
+        asyncio.run(_warm(port))
     return process, port
 
 
@@ -251,11 +261,18 @@ async def _warm(port: int) -> None:
 
 
 def run_mode(
-    mode: str, clients: int, period: float | None, duration: float, http: str = "guarded", hints: bool = False
+    mode: str,
+    clients: int,
+    period: float | None,
+    duration: float,
+    http: str = "guarded",
+    hints: bool = False,
+    postgres: Postgres | None = None,
+    workers: int = 1,
 ) -> dict:
     with tempfile.TemporaryDirectory() as directory:
-        db = Path(directory) / "bench.sqlite3"
-        process, port = start_server(db, http)
+        db: Path | str = Path(directory) / "bench.sqlite3" if postgres is None else postgres.fresh()
+        process, port = start_server(db, http, workers)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
                 tally, seconds, hinted = runner.run(
@@ -263,14 +280,19 @@ def run_mode(
                 )
         finally:
             process.terminate()
-            # wait4: the server's CPU time, which a wall-clock figure shares with the load generator.
+            # wait4: the server's CPU time (its workers' included, which it waits for), which a
+            # wall-clock figure shares with the load generator. PostgreSQL's own is not in it.
             _, _, usage = os.wait4(process.pid, 0)
             process.returncode = 0
+            if postgres is not None:
+                postgres.drop(str(db))
     latencies = sorted(tally.latencies)
     round_trips = sorted(tally.round_trips)
     extra = {"hints_answered": hinted.answered, "hints_refused": hinted.refused} if hints else {}
     return {
         "mode": mode,
+        "db": "sqlite" if postgres is None else "postgresql",
+        "workers": workers,
         "http": http,
         "clients": clients,
         "moves": tally.moves,
@@ -282,7 +304,9 @@ def run_mode(
         "server_cpu_ms_per_move": round((usage.ru_utime + usage.ru_stime) * 1000 / max(1, tally.moves), 3),
         **extra,
         "duration_s": seconds,
-        "durability": "WAL, one transaction per move, fsync (group commit) before each answer",
+        "durability": "WAL, one transaction per move, fsync (group commit) before each answer"
+        if postgres is None
+        else "one transaction per move, synchronous_commit=on (WAL flushed) before each answer",
     }
 
 
@@ -297,13 +321,37 @@ def main() -> None:
     parser.add_argument(
         "--http", choices=sorted(PROTOCOLS), default="guarded", help="uvicorn's HTTP protocol"
     )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="also run on PostgreSQL: a postgresql:// URL whose role may create schemas (each run "
+        "gets a fresh one), or 'throwaway' for a cluster of its own from the PostgreSQL binaries; "
+        "SQLite runs beside it in the same run",
+    )
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="comma-separated server process counts for the PostgreSQL runs (default %(default)s)",
+    )
     args = parser.parse_args()
+    counts = [int(n) for n in args.workers.split(",")]
+    modes = []
     if args.mode in ("paced", "both", "all"):
-        print(json.dumps(run_mode("paced", 200, 0.2, args.duration, args.http)), flush=True)
+        modes.append(("paced", 200, 0.2, False))
     if args.mode in ("flat-out", "both", "all"):
-        print(json.dumps(run_mode("flat-out", 50, None, args.duration, args.http)), flush=True)
+        modes.append(("flat-out", 50, None, False))
     if args.mode in ("paced-hints", "all"):
-        print(json.dumps(run_mode("paced-hints", 200, 0.2, args.duration, args.http, hints=True)), flush=True)
+        modes.append(("paced-hints", 200, 0.2, True))
+    with contextlib.ExitStack() as stack:
+        postgres = None
+        if args.db is not None:
+            postgres = stack.enter_context(Postgres.open(args.db))
+        for mode, clients, period, hints in modes:
+            print(json.dumps(run_mode(mode, clients, period, args.duration, args.http, hints)), flush=True)
+            for workers in counts if postgres is not None else []:
+                result = run_mode(mode, clients, period, args.duration, args.http, hints, postgres, workers)
+                print(json.dumps(result), flush=True)
 
 
 if __name__ == "__main__":
