@@ -100,10 +100,10 @@ Layout, and the seam for a second database::
     limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
     sqlite_limits.py   their statements
 
-``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one. A PostgreSQL
-backend would implement the same ``Connection`` primitives in its dialect (``%s`` placeholders,
-its upsert, a write transaction that locks with ``SELECT ... FOR UPDATE``, a schema version table,
-``synchronous_commit`` for durability) and reuse ``Store`` unchanged.
+``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one, and
+``open_store(location)`` opens either backend: the PostgreSQL one (``postgres.py``) runs the same
+statements through ``dialect.py``, locks the player's row with ``SELECT ... FOR UPDATE`` and keeps
+its schema version in a table (``postgres_schema.py``); ``Store`` is unchanged.
 """
 
 from twenty48.store.backend import Backend, Connection
