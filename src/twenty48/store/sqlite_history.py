@@ -2,7 +2,7 @@
 
 Statistics are SQL aggregates over the covering index ``games_stats`` (schema migration 4): a
 statistic of 10,000 games reads index entries, never a game's state or its moves. Medians use
-window functions (SQLite has no median aggregate): the middle one or two rows by ``row_number``.
+``ORDER BY ... LIMIT ... OFFSET`` (SQLite has no median aggregate): the middle one or two rows.
 """
 
 from __future__ import annotations
@@ -189,10 +189,12 @@ class SQLiteHistory:
 
     def median_score(self, query: StatsQuery) -> float | None:
         cte, params = _finished_games(query)
+        # The middle one or two scores by OFFSET: half the time of numbering every row with a window.
         (median,) = self._db.execute(
-            f"""{cte}, ranked AS (
-                    SELECT score, row_number() OVER (ORDER BY score) AS rn, count(*) OVER () AS n FROM f)
-                SELECT avg(score) FROM ranked WHERE rn IN ((n + 1) / 2, (n + 2) / 2)""",
+            f"""{cte}, n AS (SELECT count(*) AS n FROM f)
+                SELECT avg(score) FROM (
+                    SELECT score FROM f ORDER BY score
+                    LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2)""",
             params,
         ).fetchone()
         return median
