@@ -501,7 +501,7 @@ def test_bad_list_queries(client: TestClient, query) -> None:
     assert_error(client.get("/api/games", params=query), 422, "invalid_request")
 
 
-@pytest.mark.parametrize("body", [{"seed": -1}, {"seed": 2**53}, {"seed": "7"}, {"seed": 1.0}, {"x": 1}])
+@pytest.mark.parametrize("body", [{"seed": -1}, {"seed": 2**53}, {"seed": "7"}, {"seed": 1.5}, {"x": 1}])
 def test_bad_new_game_bodies(client: TestClient, body) -> None:
     before = client.get("/api/game").json()
     assert_error(client.post("/api/games", json=body), 422, "invalid_request")

@@ -169,6 +169,8 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     assert response.status_code == 422, spelling
     assert client.get("/api/games", params={"limit": "+2"}).status_code == 422
     assert client.get("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
+    parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
+    assert parameters[0]["schema"]["minimum"] == 1 and parameters[0]["schema"]["type"] == "integer"
 
 
 def test_integral_floats_are_integers(client: TestClient) -> None:
@@ -182,3 +184,8 @@ def test_integral_floats_are_integers(client: TestClient) -> None:
     assert moved.status_code == 200
     for seed in (66750.5, True, "66750", 1e300):
         assert client.post("/api/games", json={"seed": seed}).status_code == 422, seed
+    # The schema still states the bounds (a validator placed before them would hide them).
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    seed_schema = schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]
+    assert (seed_schema["type"], seed_schema["minimum"]) == ("integer", 0)
+    assert schemas["ActionRequest"]["properties"]["revision"]["minimum"] == 0

@@ -30,8 +30,11 @@ def _integral(value: object) -> object:
     return value
 
 
-#: An integer field of a request: a JSON integer, or a number whose fraction is zero.
-JsonInt = Annotated[int, BeforeValidator(_integral)]
+# Integer fields of a request: a JSON integer, or a number whose fraction is zero. The bounds sit
+# inside the annotation so that the schema shows them as minimum and maximum.
+CellNumber = Annotated[int, Field(ge=0, le=CELLS - 1), BeforeValidator(_integral)]
+RevisionNumber = Annotated[int, Field(ge=0, le=ID_LIMIT), BeforeValidator(_integral)]
+SeedNumber = Annotated[int, Field(ge=0, le=JSON_SAFE_SEED_MAX), BeforeValidator(_integral)]
 
 
 class _Request(BaseModel):
@@ -42,17 +45,13 @@ class _Request(BaseModel):
 class MoveRequest(_Request):
     # Enums are matched by value even in strict mode (JSON has no enum type).
     direction: Direction = Field(strict=False, description="up, down, left or right")
-    cell: JsonInt | None = Field(
+    cell: CellNumber | None = Field(
         default=None,
-        ge=0,
-        le=CELLS - 1,
         description="Merge 2048 only: move just the tile on this cell (0-15, row-major) toward "
         "`direction`; absent or null moves the whole board. A cell on a classic game is refused "
         "with 409 and changes nothing; an empty cell or a tile that cannot move is an illegal move.",
     )
-    revision: JsonInt = Field(
-        ge=0,
-        le=ID_LIMIT,
+    revision: RevisionNumber = Field(
         description="The game revision the client last saw. A different current revision means the "
         "game changed meanwhile (another tab, an earlier key press still in flight): the move is "
         "refused with 409 and the current state.",
@@ -63,13 +62,11 @@ class MoveRequest(_Request):
 
 
 class ActionRequest(_Request):
-    revision: JsonInt = Field(ge=0, le=ID_LIMIT, description="The game revision the client last saw.")
+    revision: RevisionNumber = Field(description="The game revision the client last saw.")
 
 
 class NewGameRequest(_Request):
-    seed: JsonInt | None = Field(
-        default=None, ge=0, le=JSON_SAFE_SEED_MAX, description="Replay a known game; random when absent."
-    )
+    seed: SeedNumber | None = Field(default=None, description="Replay a known game; random when absent.")
     variant: VariantName = Field(default=DEFAULT_VARIANT, description=f"The game's rules: {VARIANT_HELP}")
 
 

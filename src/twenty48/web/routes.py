@@ -136,9 +136,10 @@ def _digits(value: object) -> object:
 
 #: A route parameter typed ``CallerDep`` receives the request's ``Caller``.
 CallerDep = Annotated[Caller, Depends(get_caller)]
-#: An integer in a URL: decimal digits, nothing else.
-UrlInt = Annotated[int, BeforeValidator(_digits)]
-GameId = Annotated[UrlInt, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player.")]
+#: Integers in a URL are decimal digits, nothing else: ``Digits`` after the parameter's own bounds
+#: (placed after them, the bounds still reach the schema as minimum and maximum).
+Digits = BeforeValidator(_digits)
+GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player."), Digits]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorAnswer, "description": description}
@@ -201,8 +202,8 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
 )
 async def list_games(
     me: CallerDep,
-    limit: Annotated[UrlInt, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
-    before: Annotated[UrlInt | None, Query(ge=1, le=ID_LIMIT, description="A game id")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE), Digits] = PAGE_SIZE,
+    before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id"), Digits] = None,
     sort: Annotated[
         SortName, Query(description="date: newest first; score, max_tile: highest first")
     ] = "date",
@@ -286,7 +287,7 @@ async def hint(
     request: Request,
     me: CallerDep,
     game_id: GameId,
-    time_ms: Annotated[UrlInt, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS)] = DEFAULT_HINT_MS,
+    time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS), Digits] = DEFAULT_HINT_MS,
 ) -> Response:
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:

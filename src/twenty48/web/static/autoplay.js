@@ -97,8 +97,10 @@ export class AutoPlay {
     if (!state || state.over) return;
     try {
       const answer = await api.hint(state);
-      // Revisions restart with each game, and another tab may have moved: only the exact position counts.
-      if (answer.game_id !== queue.state.id || answer.revision !== queue.state.revision) return;
+      // Revisions restart with each game, another tab may have moved, and a new game may replace an
+      // unplayed one under the same id: only the position asked about, still shown, counts.
+      const same = (a, b) => a.game_id === b.id && a.revision === b.revision;
+      if (!same(answer, state) || !same(answer, queue.state)) return;
       hud.hint(answer);
     } catch (error) {
       if (BUSY.has(error.code)) hud.notice("hintsBusy", {}, 3000);
