@@ -5,9 +5,16 @@ sent only after its commit is fsynced, one fsync per batch of concurrent moves) 
 on loopback, then drives it in two modes, each on a fresh server:
 
 - paced: 200 clients, each sending a move every 200 ms (a fast human);
-- flat-out: 50 clients, each sending its next move as soon as the previous one is answered.
+- flat-out: 50 clients, each sending its next move as soon as the previous one is answered;
+- paced-hints: paced, while 10 more clients each ask for 5-second hints on a crowded board, one
+  after another (refused ones wait their Retry-After): moves must stay fast while the solver is busy.
 
-Prints one JSON line per mode: mode, clients, moves, moves_per_s, p50_ms, p99_ms, errors. Latency
+``--http`` picks uvicorn's HTTP protocol: ``guarded`` (the server's own: httptools with a cap on
+request heads), ``httptools`` (no cap) or ``h11`` (uvicorn's pure-Python parser, which has one):
+what the cap costs. Prints one JSON line per mode: mode, http, clients, moves, moves_per_s, p50_ms,
+p99_ms, errors, server_cpu_ms_per_move (the server process's user + system CPU time over every
+request it answered, warm-up and set-up included, divided by the measured moves: steadier than
+wall-clock figures on a shared machine), and for paced-hints the hints answered and refused. Latency
 runs from the moment a move was due (paced) or sent (flat-out) to the end of its answer, so a slow
 server cannot hide behind a client that fell behind schedule; p99_from_send_ms leaves out the load
 generator's own lateness (they differ when the machine is short of CPU). An error is any answer but 200 or a
@@ -19,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -31,9 +40,24 @@ from pathlib import Path
 
 import uvloop
 
+from twenty48.game import Game
 from twenty48.rules import Board
+from twenty48.store import open_store
+
+sys.path.insert(0, str(Path(__file__).parent))
+from postgres_cluster import Postgres
 
 WARM_UP_S = 1.0
+#: uvicorn's ``http`` setting for each ``--http`` choice.
+PROTOCOLS = {
+    "guarded": "twenty48.web.protocol:GuardedHttpToolsProtocol",
+    "httptools": "httptools",
+    "h11": "h11",
+}
+#: A position on which a hint uses most of its budget (an open board is searched to the end at once).
+CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
+HINT_CLIENTS = 10
+HINT_MS = 5000
 
 
 class Connection:
@@ -47,6 +71,12 @@ class Connection:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
 
     async def call(self, method: str, path: str, payload: dict | None = None) -> tuple[int, dict]:
+        status, _, answer = await self.call_with_headers(method, path, payload)
+        return status, answer
+
+    async def call_with_headers(
+        self, method: str, path: str, payload: dict | None = None
+    ) -> tuple[int, dict[str, str], dict]:
         body = json.dumps(payload).encode() if payload is not None else b""
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
         if self.cookie:
@@ -57,15 +87,14 @@ class Connection:
         raw = await self.reader.readuntil(b"\r\n\r\n")
         lines = raw.decode("latin-1").split("\r\n")
         status = int(lines[0].split(" ", 2)[1])
-        length = 0
+        headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
-            name = name.lower()
-            if name == "content-length":
-                length = int(value)
-            elif name == "set-cookie":
-                self.cookie = value.strip().split(";", 1)[0]
-        return status, json.loads(await self.reader.readexactly(length)) if length else {}
+            headers[name.lower()] = value.strip()
+        if "set-cookie" in headers:
+            self.cookie = headers["set-cookie"].split(";", 1)[0]
+        length = int(headers.get("content-length", 0))
+        return status, headers, json.loads(await self.reader.readexactly(length)) if length else {}
 
     def close(self) -> None:
         self.writer.close()
@@ -121,10 +150,41 @@ class Player:
             _, self.state = await self.connection.call("POST", "/api/games")
 
 
-async def drive(port: int, clients: int, period: float | None, duration: float) -> tuple[Tally, float]:
+@dataclass
+class Hints:
+    answered: int = 0
+    refused: int = 0
+
+
+async def ask_hints(port: int, db: Path | str, end: float, hints: Hints) -> None:
+    """One client asking for long hints on a crowded board until ``end``."""
+    connection = Connection("127.0.0.1", port)
+    await connection.open()
+    await connection.call("GET", "/api/game")  # receives the player cookie
+    token = connection.cookie.split("=", 1)[1]
+    with open_store(db) as store:  # the server's database, opened beside it
+        game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1)).id
+    while time.perf_counter() < end:
+        status, headers, _ = await connection.call_with_headers(
+            "GET", f"/api/games/{game}/hint?time_ms={HINT_MS}"
+        )
+        if status == 200:
+            hints.answered += 1
+        else:
+            hints.refused += 1
+            await asyncio.sleep(
+                min(float(headers.get("retry-after", 1)), max(0.0, end - time.perf_counter()))
+            )
+    connection.close()
+
+
+async def drive(
+    port: int, clients: int, period: float | None, duration: float, db: Path | str | None = None
+) -> tuple[Tally, float, Hints]:
     players = [Player(Connection("127.0.0.1", port), seed) for seed in range(clients)]
     await asyncio.gather(*(p.start() for p in players))
     tally = Tally()
+    hints = Hints()
     begin = time.perf_counter() + WARM_UP_S
     end = begin + duration
 
@@ -142,15 +202,40 @@ async def drive(port: int, clients: int, period: float | None, duration: float) 
         while (now := time.perf_counter()) < end:
             await player.move(tally if now >= begin else None, now)
 
-    await asyncio.gather(*(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)))
+    hinting = [ask_hints(port, db, end, hints) for _ in range(HINT_CLIENTS)] if db is not None else []
+    await asyncio.gather(
+        *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)), *hinting
+    )
     for player in players:
         player.connection.close()
-    return tally, duration
+    return tally, duration, hints
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+#: `2048 serve` with ``serve.HTTP_PROTOCOL`` set from the first argument.
+LAUNCH = (
+    "import sys; from twenty48.commands import serve; serve.HTTP_PROTOCOL = sys.argv[1]; "
+    "from twenty48.cli import main; sys.exit(main(sys.argv[2:]))"
+)
+
+
+def start_server(
+    db: Path | str, http: str = "guarded", workers: int = 1
+) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "twenty48", "serve", "--port", "0", "--db", str(db), "--no-browser"],
+        [
+            sys.executable,
+            "-c",
+            LAUNCH,
+            PROTOCOLS[http],
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--no-browser",
+            "--workers",
+            str(workers),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -158,7 +243,9 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
     line = process.stdout.readline()
     url = line.split(" at ", 1)[1].split(" ", 1)[0]
     port = int(url.rstrip("/").rsplit(":", 1)[1])
-    asyncio.run(_warm(port))
+    # Every worker loads its solver: warm as many as there are, so none compiles while measured.
+    for _ in range(workers):
+        asyncio.run(_warm(port))
     return process, port
 
 
@@ -173,19 +260,40 @@ async def _warm(port: int) -> None:
     connection.close()
 
 
-def run_mode(mode: str, clients: int, period: float | None, duration: float) -> dict:
+def run_mode(
+    mode: str,
+    clients: int,
+    period: float | None,
+    duration: float,
+    http: str = "guarded",
+    hints: bool = False,
+    postgres: Postgres | None = None,
+    workers: int = 1,
+) -> dict:
     with tempfile.TemporaryDirectory() as directory:
-        process, port = start_server(Path(directory) / "bench.sqlite3")
+        db: Path | str = Path(directory) / "bench.sqlite3" if postgres is None else postgres.fresh()
+        process, port = start_server(db, http, workers)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                tally, seconds = runner.run(drive(port, clients, period, duration))
+                tally, seconds, hinted = runner.run(
+                    drive(port, clients, period, duration, db if hints else None)
+                )
         finally:
             process.terminate()
-            process.wait(10)
+            # wait4: the server's CPU time (its workers' included, which it waits for), which a
+            # wall-clock figure shares with the load generator. PostgreSQL's own is not in it.
+            _, _, usage = os.wait4(process.pid, 0)
+            process.returncode = 0
+            if postgres is not None:
+                postgres.drop(str(db))
     latencies = sorted(tally.latencies)
     round_trips = sorted(tally.round_trips)
+    extra = {"hints_answered": hinted.answered, "hints_refused": hinted.refused} if hints else {}
     return {
         "mode": mode,
+        "db": "sqlite" if postgres is None else "postgresql",
+        "workers": workers,
+        "http": http,
         "clients": clients,
         "moves": tally.moves,
         "moves_per_s": round(tally.moves / seconds, 1),
@@ -193,8 +301,12 @@ def run_mode(mode: str, clients: int, period: float | None, duration: float) -> 
         "p99_ms": round(_p99(latencies) * 1000, 2),
         "errors": tally.errors,
         "p99_from_send_ms": round(_p99(round_trips) * 1000, 2),
+        "server_cpu_ms_per_move": round((usage.ru_utime + usage.ru_stime) * 1000 / max(1, tally.moves), 3),
+        **extra,
         "duration_s": seconds,
-        "durability": "WAL, one transaction per move, fsync (group commit) before each answer",
+        "durability": "WAL, one transaction per move, fsync (group commit) before each answer"
+        if postgres is None
+        else "one transaction per move, synchronous_commit=on (WAL flushed) before each answer",
     }
 
 
@@ -204,13 +316,42 @@ def _p99(ordered: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--mode", choices=["paced", "flat-out", "both"], default="both")
+    parser.add_argument("--mode", choices=["paced", "flat-out", "paced-hints", "both", "all"], default="both")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per mode")
+    parser.add_argument(
+        "--http", choices=sorted(PROTOCOLS), default="guarded", help="uvicorn's HTTP protocol"
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="also run on PostgreSQL: a postgresql:// URL whose role may create schemas (each run "
+        "gets a fresh one), or 'throwaway' for a cluster of its own from the PostgreSQL binaries; "
+        "SQLite runs beside it in the same run",
+    )
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="comma-separated server process counts for the PostgreSQL runs (default %(default)s)",
+    )
     args = parser.parse_args()
-    if args.mode in ("paced", "both"):
-        print(json.dumps(run_mode("paced", 200, 0.2, args.duration)), flush=True)
-    if args.mode in ("flat-out", "both"):
-        print(json.dumps(run_mode("flat-out", 50, None, args.duration)), flush=True)
+    counts = [int(n) for n in args.workers.split(",")]
+    modes = []
+    if args.mode in ("paced", "both", "all"):
+        modes.append(("paced", 200, 0.2, False))
+    if args.mode in ("flat-out", "both", "all"):
+        modes.append(("flat-out", 50, None, False))
+    if args.mode in ("paced-hints", "all"):
+        modes.append(("paced-hints", 200, 0.2, True))
+    with contextlib.ExitStack() as stack:
+        postgres = None
+        if args.db is not None:
+            postgres = stack.enter_context(Postgres.open(args.db))
+        for mode, clients, period, hints in modes:
+            print(json.dumps(run_mode(mode, clients, period, args.duration, args.http, hints)), flush=True)
+            for workers in counts if postgres is not None else []:
+                result = run_mode(mode, clients, period, args.duration, args.http, hints, postgres, workers)
+                print(json.dumps(result), flush=True)
 
 
 if __name__ == "__main__":

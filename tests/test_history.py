@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from twenty48.game import Game, Turn
 from twenty48.rules import Board, Direction
-from twenty48.store import GameNotFoundError, Store, codec, schema
+from twenty48.store import GameNotFoundError, Store, codec, open_store, schema
 from twenty48.store.checkpoints import CHECKPOINT_EVERY, reached
 from twenty48.store.history import MAX_POSITIONS
 
@@ -21,8 +21,9 @@ START = Board.from_rows([[1024, 512, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "history.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 
@@ -97,7 +98,7 @@ def test_positions_reject_a_negative_start_and_a_bad_count(store: Store) -> None
     assert store.positions(player, game.id, 5, 10).positions == ()
 
 
-def test_checkpoints_follow_the_current_line_through_undo(store: Store, tmp_path: Path) -> None:
+def test_checkpoints_follow_the_current_line_through_undo(store: Store, raw_sql) -> None:
     player = store.local_player().id
     record = store.new_game(player, seed=11)
     play_randomly(store, player, record.id, random.Random(1), CHECKPOINT_EVERY, 0.0)
@@ -108,15 +109,14 @@ def test_checkpoints_follow_the_current_line_through_undo(store: Store, tmp_path
     board = record.board
     other = [d for d in board.legal_moves()]
     store.move(player, record.id, other[-1], revision=record.revision)
-    db = sqlite3.connect(tmp_path / "history.sqlite3")
-    rows = db.execute("SELECT move FROM game_checkpoints WHERE game_id = ?", (record.id,)).fetchall()
+    rows = raw_sql("SELECT move FROM game_checkpoints WHERE game_id = ?", (record.id,))
     assert rows == [(CHECKPOINT_EVERY,)]
     want = expected(store.load_game(player, record.id))
     last = store.positions(player, record.id, CHECKPOINT_EVERY, 1).positions[0]
     assert (last.board, last.score) == want[-1][:2]
 
 
-def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, tmp_path: Path) -> None:
+def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, raw_sql) -> None:
     player = store.local_player().id
     record = store.new_game(player, seed=3)
     play_randomly(store, player, record.id, random.Random(3), 300, 0.2)
@@ -128,8 +128,7 @@ def test_first_reaches_are_the_moves_the_tiles_first_appeared(store: Store, tmp_
         before = replayed.board.max_tile
         replayed.play(action)
         want.update((tile, move) for tile in reached(before, replayed.board.max_tile))
-    db = sqlite3.connect(tmp_path / "history.sqlite3")
-    got = dict(db.execute("SELECT tile, move FROM game_first_reach WHERE game_id = ?", (record.id,)))
+    got = dict(raw_sql("SELECT tile, move FROM game_first_reach WHERE game_id = ?", (record.id,)))
     assert got == want
     assert max(got) == game.board.max_tile
 
@@ -150,6 +149,24 @@ def test_assisted_counts_move_with_hints_auto_play_and_undo(store: Store) -> Non
     assert (summary.hints, summary.auto_moves, summary.undos, summary.assisted) == (2, 1, 1, True)
     # Counting a hint is not an action: the revision the page holds stays valid.
     assert store.get_game(player, record.id).revision == record.revision
+
+
+def test_a_reused_unplayed_game_keeps_nothing_of_the_game_it_replaces(store: Store, raw_sql) -> None:
+    player = store.local_player().id
+    first = store.new_game(player, seed=1)
+    store.note_hint(player, first.id, first.revision)
+    rows = "SELECT tile, move FROM game_first_reach WHERE game_id = ? ORDER BY tile"
+    seeds = [seed for seed in range(2, 200) if Game.new(seed).board.max_tile != first.board.max_tile]
+    again = store.new_game(player, seed=seeds[0])  # the other start tile: its first reach differs
+    assert again.id == first.id
+    want = [(tile, 0) for tile in reached(0, again.board.max_tile)]
+    assert raw_sql(rows, (again.id,)) == want
+    summary = store.games(player)[0]
+    assert (summary.hints, summary.auto_moves, summary.undos) == (0, 0, 0)
+    # The next moves record their own first reaches (no duplicate of the replaced game's).
+    play_randomly(store, player, again.id, random.Random(1), 40, 0.0)
+    game = store.load_game(player, again.id)
+    assert max(dict(raw_sql(rows, (again.id,)))) == game.board.max_tile
 
 
 def test_an_illegal_auto_move_counts_nothing(store: Store) -> None:
@@ -177,6 +194,7 @@ def test_another_players_game_is_invisible(store: Store) -> None:
 def test_a_deleted_game_is_gone_and_its_id_never_returns(store: Store) -> None:
     player = store.local_player().id
     old = store.new_game(player, seed=1)
+    store.move(player, old.id, old.board.legal_moves()[0])  # played, so the next game is a new row
     current = store.new_game(player, seed=2)
     store.delete_game(player, current.id)
     assert [g.id for g in store.games(player)] == [old.id]

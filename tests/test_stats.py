@@ -12,15 +12,16 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store import Store
+from twenty48.store import Store, open_store
 from twenty48.store.sqlite import SQLiteBackend
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "stats.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 
@@ -85,10 +86,13 @@ def test_exclude_keeps_only_games_known_unassisted(store: Store) -> None:
     player = store.local_player().id
     clean = store.new_game(player, seed=1)
     clean = store.move(player, clean.id, clean.board.legal_moves()[0], revision=clean.revision).game
+    # Each game keeps a move: an unplayed current game is replaced by the next new game, not kept.
     hinted = store.new_game(player, seed=2)
     store.note_hint(player, hinted.id, hinted.revision)
+    store.move(player, hinted.id, hinted.board.legal_moves()[0], revision=hinted.revision)
     undone = store.new_game(player, seed=3)
-    undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
+    for _ in range(2):
+        undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
     store.undo(player, undone.id, revision=undone.revision)
     store.new_game(player, seed=4)
     everything = store.stats(player, "classic")

@@ -1,4 +1,5 @@
-"""The SQLite store: exact reload, revisions, ownership, finished games, migrations, damaged files."""
+"""The store on both backends (``location``; SQLite-only tests use ``path``): exact reload,
+revisions, ownership, finished games, migrations, damaged files."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from twenty48.store import (
     GameNotFoundError,
     StaleRevisionError,
     Store,
+    StoreError,
     StoreUnreadableError,
     durability,
+    open_store,
     schema,
 )
 
@@ -37,7 +40,15 @@ def path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(path: Path):
+def store(location: Path | str):
+    """The contract tests' store: each runs on SQLite and on PostgreSQL (``location``)."""
+    with open_store(location) as s:
+        yield s
+
+
+@pytest.fixture
+def sqlite_store(path: Path):
+    """For the tests of what only SQLite has: its file, its header, its write-ahead log."""
     with Store.open(path) as s:
         yield s
 
@@ -54,8 +65,12 @@ def test_open_creates_a_wal_database_with_the_current_schema(path: Path) -> None
     assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
-def test_open_creates_missing_directories(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "a" / "b" / "games.sqlite3") as s:
+def test_only_the_default_location_gets_its_directories_made(tmp_path: Path, monkeypatch) -> None:
+    with pytest.raises(StoreError, match="no directory"):
+        Store.open(tmp_path / "a" / "b" / "games.sqlite3")
+    assert not (tmp_path / "a").exists()
+    monkeypatch.setattr(Store, "default_path", staticmethod(lambda: tmp_path / "a" / "b" / "games.sqlite3"))
+    with Store.open() as s:
         assert s.local_player().id == 1
 
 
@@ -65,13 +80,14 @@ def test_default_path_is_in_the_user_data_directory() -> None:
     assert "twenty48" in path.parent.parts[-1]
 
 
-def test_players_are_created_once_and_tokens_are_not_stored(store: Store, path: Path) -> None:
+def test_players_are_created_once_and_tokens_are_not_stored(store: Store, location: Path | str) -> None:
     terminal = store.local_player()
     assert store.local_player("terminal") == terminal
     alice, bob = store.web_player("alice-token"), store.web_player("bob-token")
     assert len({terminal.id, alice.id, bob.id}) == 3
     assert store.web_player("alice-token").id == alice.id
-    assert b"alice-token" not in path.read_bytes() + Path(f"{path}-wal").read_bytes()
+    if isinstance(location, Path):
+        assert b"alice-token" not in location.read_bytes() + Path(f"{location}-wal").read_bytes()
     with pytest.raises(ValueError):
         store.web_player("")
 
@@ -84,14 +100,14 @@ def test_current_game_is_created_once(store: Store) -> None:
     assert store.current_game(player.id) == first
 
 
-def test_a_move_is_committed_and_bumps_the_revision(store: Store, path: Path) -> None:
+def test_a_move_is_committed_and_bumps_the_revision(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.current_game(player.id)
     outcome = store.move(player.id, record.id, legal(record), revision=record.revision)
     assert outcome.turn.changed
     assert outcome.game.revision == record.revision + 1
     assert outcome.game.board == outcome.turn.board
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.get_game(player.id, record.id) == outcome.game
 
 
@@ -155,7 +171,7 @@ def test_undo_and_keep_going_refusals(store: Store) -> None:
     assert store.get_game(player.id, record.id) == record
 
 
-def test_win_then_keep_going(store: Store, path: Path) -> None:
+def test_win_then_keep_going(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=5))
     won = store.move(player.id, record.id, "left", revision=record.revision)
@@ -164,7 +180,7 @@ def test_win_then_keep_going(store: Store, path: Path) -> None:
     assert going.keep_playing and going.revision == won.game.revision + 1
     # Asking again is harmless and writes nothing.
     assert store.keep_going(player.id, record.id, revision=going.revision) == going
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert (
             other.load_game(player.id, record.id).to_dict() == store.load_game(player.id, record.id).to_dict()
         )
@@ -200,9 +216,15 @@ def test_best_score_keeps_the_highest_score_reached(store: Store) -> None:
     assert store.best_score(store.web_player("other").id) == 0
 
 
+def _played_game(store: Store, player: int, seed: int | None = None) -> int:
+    record = store.new_game(player, seed)
+    store.move(player, record.id, legal(record))
+    return record.id
+
+
 def test_games_lists_newest_first_and_pages(store: Store) -> None:
     player = store.local_player()
-    ids = [store.new_game(player.id).id for _ in range(5)]
+    ids = [_played_game(store, player.id) for _ in range(5)]
     listed = store.games(player.id, limit=3)
     assert [g.id for g in listed] == ids[::-1][:3]
     assert [g.current for g in listed] == [True, False, False]
@@ -210,6 +232,37 @@ def test_games_lists_newest_first_and_pages(store: Store) -> None:
     assert store.games(store.web_player("nobody").id) == []
     with pytest.raises(ValueError):
         store.games(player.id, limit=0)
+
+
+def test_a_new_game_replaces_the_current_one_while_it_has_no_move(store: Store, raw_sql) -> None:
+    player = store.local_player()
+    first = store.new_game(player.id, seed=1)
+    again = [
+        store.new_game(player.id, seed=seed, variant=variant)
+        for seed, variant in ((2, "merge"), (3, "classic"))
+    ]
+    assert [r.id for r in again] == [first.id, first.id]
+    assert [r.revision for r in again] == [1, 2]  # a tab still showing the replaced game gets 409
+    assert (again[-1].seed, again[-1].variant) == (3, "classic")
+    assert store.load_game(player.id, first.id).to_dict() == Game.new(3).to_dict()
+    store.move(player.id, first.id, legal(again[-1]))
+    played_on = store.new_game(player.id, seed=4)
+    assert played_on.id != first.id
+    assert [g.id for g in store.games(player.id)] == [played_on.id, first.id]
+    # Undone back to the start is as good as unplayed; a prepared position is kept.
+    store.move(player.id, played_on.id, legal(played_on))
+    store.undo(player.id, played_on.id)
+    assert store.new_game(player.id, seed=5).id == played_on.id
+    prepared = store.add_game(player.id, Game.from_board(NEAR_WIN, seed=6))
+    assert store.new_game(player.id).id != prepared.id
+    assert raw_sql("SELECT count(*) FROM games") == [(4,)]
+
+
+def test_finding_a_web_player_creates_none(store: Store, raw_sql) -> None:
+    assert store.find_web_player("some-token") is None
+    assert raw_sql("SELECT count(*) FROM players") == [(0,)]
+    created = store.web_player("some-token")
+    assert store.find_web_player("some-token") == created
 
 
 DIRECTIONS = ["up", "down", "left", "right"]
@@ -222,11 +275,11 @@ actions = st.lists(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**64 - 1), variant=st.sampled_from(["classic", "merge"]), script=actions)
 def test_a_stored_game_reloads_exactly(
-    tmp_path: Path, seed: int, variant: str, script: list[str | tuple[str, int]]
+    location: Path | str, seed: int, variant: str, script: list[str | tuple[str, int]]
 ) -> None:
-    path = tmp_path / f"{seed}-{variant}-{len(script)}.sqlite3"
+    # One database for every example: each plays a new game of its own.
     reference = Game.new(seed, variant)
-    with Store.open(path) as s:
+    with open_store(location) as s:
         player = s.local_player()
         record = s.new_game(player.id, seed=seed, variant=variant)
         for action in script:
@@ -247,13 +300,13 @@ def test_a_stored_game_reloads_exactly(
             else:
                 turn = s.move(player.id, record.id, action).turn
                 assert turn == reference.move(action)
-    with Store.open(path) as s:
+    with open_store(location) as s:
         loaded = s.load_game(player.id, record.id)
         assert loaded.to_dict() == reference.to_dict()
         assert s.get_game(player.id, record.id).variant == variant
 
 
-def test_merge_games_keep_single_tile_moves(store: Store, path: Path) -> None:
+def test_merge_games_keep_single_tile_moves(store: Store, location: Path | str, raw_sql) -> None:
     player = store.local_player()
     board = Board.from_rows([[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
     record = store.add_game(player.id, Game.from_board(board, seed=7, variant="merge"))
@@ -270,9 +323,9 @@ def test_merge_games_keep_single_tile_moves(store: Store, path: Path) -> None:
     assert not illegal.turn.changed and illegal.game == outcome.game
     store.move(player.id, record.id, "down")
     reference.move("down")
-    rows = sqlite3.connect(path).execute("SELECT direction, cell FROM game_moves ORDER BY ply").fetchall()
+    rows = raw_sql("SELECT direction, cell FROM game_moves ORDER BY ply")
     assert rows == [("left", 3), ("down", None)]
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.load_game(player.id, record.id).to_dict() == reference.to_dict()
         assert other.load_game(player.id, record.id).actions == (TileMove(Direction.LEFT, 3), Direction.DOWN)
 
@@ -336,10 +389,10 @@ def test_games_list_and_replays_carry_the_variant(store: Store) -> None:
     assert again.to_dict() == reference.to_dict()
 
 
-def test_two_stores_on_one_file_see_each_others_actions(store: Store, path: Path) -> None:
+def test_two_stores_on_one_file_see_each_others_actions(store: Store, location: Path | str) -> None:
     player = store.local_player()
     record = store.current_game(player.id)
-    with Store.open(path) as other:
+    with open_store(location) as other:
         assert other.get_game(player.id, record.id) == record  # fills its cache
         moved = store.move(player.id, record.id, legal(record), revision=record.revision).game
         with pytest.raises(StaleRevisionError):
@@ -491,14 +544,14 @@ def test_a_foreign_sqlite_database_is_refused(path: Path) -> None:
         Store.open(path)
 
 
-def test_a_damaged_game_row_is_reported(store: Store, path: Path) -> None:
-    player = store.local_player()
-    record = store.current_game(player.id)
+def test_a_damaged_game_row_is_reported(sqlite_store: Store, path: Path) -> None:
+    player = sqlite_store.local_player()
+    record = sqlite_store.current_game(player.id)
     db = sqlite3.connect(path)
     db.execute("UPDATE games SET state = '{\"version\": 1}', revision = 7")
     db.commit()
     with pytest.raises(StoreUnreadableError, match="damaged"):
-        store.get_game(player.id, record.id)
+        sqlite_store.get_game(player.id, record.id)
 
 
 def test_group_commit_commits_at_once_and_flushes_the_log_once(path: Path, monkeypatch) -> None:

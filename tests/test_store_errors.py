@@ -17,6 +17,7 @@ from twenty48.store import (
     PlayerNotFoundError,
     Store,
     StoreError,
+    open_store,
 )
 from twenty48.web import errors
 from twenty48.web.models import ReplayAnswer
@@ -25,8 +26,9 @@ OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "games.sqlite3") as s:
+def store(location: Path | str):
+    # On SQLite and on PostgreSQL: the fixture ``location`` (conftest.py) is parametrized.
+    with open_store(location) as s:
         yield s
 
 
@@ -92,6 +94,7 @@ def test_the_web_replay_carries_the_start_of_a_prepared_game(store: Store) -> No
     prepared = store.add_game(player.id, Game.from_board(board, seed=9, score=12))
     store.move(player.id, prepared.id, "left")
     seeded = store.new_game(player.id, seed=9)
+    store.move(player.id, seeded.id, seeded.board.legal_moves()[0])
     store.new_game(player.id)
     answer = ReplayAnswer.of(store.replay(player.id, prepared.id)).model_dump(mode="json")
     assert answer["start"] == {"board": [list(r) for r in board.rows], "score": 12}

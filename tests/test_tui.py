@@ -316,21 +316,72 @@ async def test_the_board_follows_the_terminal_size(db):
 # ---- an unreadable database -----------------------------------------------------------------------
 
 
-async def test_a_corrupt_database_is_explained_and_can_be_started_fresh(db):
-    db.write_bytes(b"this is not a database" * 200)
+def _damage(db) -> bytes:
+    """A twenty48 database with random bytes over its second half: the header is intact."""
+    with Store.open(db) as store:
+        player = store.local_player()
+        for seed in range(300):
+            store.move(player.id, store.new_game(player.id, seed).id, "left")
+    checkpoint = sqlite3.connect(db)
+    checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    checkpoint.close()
+    data = bytearray(db.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 4096] = bytes(range(256)) * 16
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+async def test_a_damaged_database_is_explained_and_can_be_started_fresh(db):
+    damaged = _damage(db)
     app = make_app(db, seed=4)
     async with app.run_test(size=SIZE) as pilot:
         dialog = app.screen
         assert isinstance(dialog, DatabaseErrorDialog)
-        assert str(db) in dialog.message
+        assert str(db) in dialog.message and "damaged" in dialog.message
+        assert app.focused is not None and app.focused.id == "quit"  # Enter quits, it never renames
         await pilot.press("f")
         screen = screen_of(app)
         assert app.screen is screen and screen.session.saving
         await pilot.press("left", "up")
         moves = screen.game.moves
     aside = [p for p in db.parent.iterdir() if p.name.startswith(db.name + ".damaged")]
-    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not a database")
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged
     assert stored_game(db).moves == moves
+
+
+@pytest.mark.parametrize(
+    ("kind", "title", "advice"),
+    [
+        ("newer", "Saved by a newer twenty48", "Upgrade twenty48"),
+        ("foreign", "Not a twenty48 database", "not a twenty48 database"),
+    ],
+)
+async def test_a_newer_or_foreign_database_is_named_and_never_started_fresh(db, kind, title, advice):
+    if kind == "newer":
+        Store.open(db).close()
+        newer = sqlite3.connect(db)
+        newer.execute("PRAGMA journal_mode = DELETE")  # all of it in the file, none in a log
+        newer.execute("PRAGMA user_version = 99")
+        newer.close()
+    else:
+        other = sqlite3.connect(db)
+        other.execute("CREATE TABLE notes (text TEXT)")
+        other.close()
+    before = db.read_bytes()
+    app = make_app(db, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, DatabaseErrorDialog)
+        assert dialog.title_text == title and advice in dialog.message
+        assert "damaged" not in dialog.message and "Start fresh" not in dialog.message
+        assert app.focused is not None and app.focused.id == "quit"
+        await pilot.press("f")  # not offered: nothing happens
+        assert app.screen is dialog
+        await pilot.press("enter")
+    assert app.return_code == 0
+    assert db.read_bytes() == before
+    assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
 
 async def test_an_unreadable_database_can_be_played_without_saving(db):
@@ -504,3 +555,26 @@ async def test_auto_play_stops_at_the_win(db):
         await pilot.press("A")
         await wait_until(pilot, lambda: isinstance(app.screen, WinDialog))
         assert not screen_of(app).autoplay
+
+
+async def test_a_damaged_postgresql_database_is_never_offered_start_fresh(postgres_url):
+    import psycopg
+
+    from twenty48.store import open_store
+
+    with open_store(postgres_url) as store:
+        game = store.current_game(store.local_player().id)
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE games SET state = 'not json' WHERE id = %s", (game.id,))
+    app = make_app(postgres_url)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, DatabaseErrorDialog)
+        assert "Start fresh" not in dialog.message and "administrator" in dialog.message
+        assert app.focused is not None and app.focused.id == "quit"
+        await pilot.press("f")  # not offered: nothing happens
+        assert app.screen is dialog
+        await pilot.press("enter")
+    assert app.return_code == 0
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SELECT state FROM games WHERE id = %s", (game.id,)).fetchone() == ("not json",)

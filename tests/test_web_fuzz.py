@@ -25,6 +25,7 @@ from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
+from twenty48.web.limits import Limits
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
@@ -53,7 +54,10 @@ def site(tmp_path: Path):
         store.add_game(player, Game.from_board(OVER, seed=1))
         store.add_game(player, Game.from_board(NEAR_WIN, seed=2))
         store.new_game(player, seed=3, variant="merge")
-        yield Site(store, player, f"{COOKIE_NAME}={token}"), create_app(store)
+        yield (
+            Site(store, player, f"{COOKIE_NAME}={token}"),
+            create_app(store, limits=Limits(new_games_per_minute=100_000)),
+        )
 
 
 @pytest.fixture

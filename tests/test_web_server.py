@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -236,12 +237,19 @@ def test_bare_2048_serves_with_the_defaults(monkeypatch) -> None:
     )
 
 
-def test_loopback_servers_only_answer_loopback_names() -> None:
-    assert serve.allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost", "[::1]"}
-    assert serve.allowed_hosts("::1") == serve.allowed_hosts("localhost") == serve.allowed_hosts("127.0.0.1")
-    assert serve.allowed_hosts("0.0.0.0") is None
+def test_servers_answer_loopback_names_and_their_own_address() -> None:
+    loopback = {"127.0.0.1", "localhost", "[::1]"}
+    assert serve.allowed_hosts("127.0.0.1", [], []) == loopback
+    assert serve.allowed_hosts("::1", [], []) == loopback
+    assert serve.allowed_hosts("localhost", [], []) == loopback
+    assert serve.allowed_hosts("127.0.0.2", [], []) == {*loopback, "127.0.0.2"}
+    assert serve.allowed_hosts("192.168.1.5", ["game.lan"], []) == {"192.168.1.5", "game.lan"}
+    # Every interface: still a Host check, over this machine's names and addresses.
+    assert serve.allowed_hosts("0.0.0.0", [], ["mybox", "192.168.1.5"]) == {*loopback, "mybox", "192.168.1.5"}
+    assert serve.allowed_hosts("::", ["[fe80::1]"], []) == {*loopback, "[fe80::1]"}
     assert serve.url_for("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
     assert serve.url_for("::1", 8000) == "http://[::1]:8000/"
+    assert serve.url_for("127.0.0.2", 8000) == "http://127.0.0.2:8000/"
 
 
 def test_bare_2048_takes_the_serve_options(monkeypatch) -> None:
@@ -250,3 +258,30 @@ def test_bare_2048_takes_the_serve_options(monkeypatch) -> None:
     assert cli.main(["--port", "8000", "--no-browser"]) == 0
     (args,) = seen
     assert (args.command, args.port, args.no_browser) == ("serve", 8000, True)
+
+
+def test_the_cookie_is_secure_only_behind_https_from_a_trusted_proxy(tmp_path: Path) -> None:
+    """uvicorn applies X-Forwarded-Proto from the addresses of --forwarded-allow-ips only; the
+    guard then marks the player cookie Secure."""
+    from twenty48.web import create_app
+    from twenty48.web.server import server_config
+
+    with Store.open(tmp_path / "c.sqlite3") as store:
+        for trusted, proto, secure in (
+            ("127.0.0.1", "https", True),
+            ("127.0.0.1", "http", False),
+            ("10.0.0.9", "https", False),  # the request does not come from the proxy named
+        ):
+            config = server_config(create_app(store), http="h11", forwarded_allow_ips=trusted)
+            config.load()
+            transport = httpx.ASGITransport(app=config.loaded_app, client=("127.0.0.1", 5000))
+
+            cookie = asyncio.run(_ask(transport, proto)).headers["set-cookie"]
+            assert ("; Secure" in cookie) is secure, (trusted, proto, cookie)
+    args = cli.build_parser().parse_args(["serve", "--forwarded-allow-ips", "10.0.0.0/8,::1"])
+    assert args.forwarded_allow_ips == "10.0.0.0/8,::1"
+
+
+async def _ask(transport: httpx.ASGITransport, proto: str) -> httpx.Response:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        return await client.get("/api/best", headers={"X-Forwarded-Proto": proto})

@@ -1,13 +1,22 @@
-"""The store thread's group commit: every answer waits for a flush that follows its commit."""
+"""The store thread's group commit: every answer waits for a flush that follows its commit. The hint
+thread: a bounded queue, abandoned hints dropped, a prompt close."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from twenty48.store import Store
-from twenty48.web.worker import StoreWorker
+from twenty48.web.worker import (
+    ClientGoneError,
+    HintQueueFullError,
+    HintWorker,
+    StoreWorker,
+)
 
 
 def test_answers_wait_for_a_flush_and_bursts_share_one(tmp_path: Path) -> None:
@@ -67,3 +76,92 @@ def test_errors_reach_their_caller_and_the_worker_goes_on(tmp_path: Path) -> Non
         # A closed worker starts again on demand.
         assert asyncio.run(worker.run(store.best_score, player)) == 0
         worker.close()
+
+
+# ---- the hint worker --------------------------------------------------------------------------------
+
+
+class Solver:
+    """Stands in for the solver's budget: each call blocks until released, and is recorded."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.release = threading.Event()
+
+    def call(self, name: str) -> Callable[[], str]:
+        def run() -> str:
+            self.started.append(name)
+            assert self.release.wait(10)
+            return name
+
+        return run
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("condition never held")
+
+
+def test_a_bounded_queue() -> None:
+    solver = Solver()
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=2)
+        first = asyncio.ensure_future(hints.run(solver.call("a"), 0.5))
+        await _until(lambda: solver.started == ["a"])
+        second = asyncio.ensure_future(hints.run(solver.call("b"), 3.0))
+        await asyncio.sleep(0)
+        with pytest.raises(HintQueueFullError) as full:
+            await hints.run(solver.call("c"), 0.5)
+        assert full.value.retry_after == 4  # what is queued ahead: 0.5 s + 3 s
+        solver.release.set()
+        assert await asyncio.gather(first, second) == ["a", "b"]
+        assert await hints.run(solver.call("c"), 0.5) == "c"  # room again
+        hints.close()
+
+    asyncio.run(scenario())
+    assert solver.started == ["a", "b", "c"]
+
+
+def test_a_hint_whose_client_hung_up_is_never_computed() -> None:
+    solver = Solver()
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=4)
+        hung_up = asyncio.Event()
+        running = asyncio.ensure_future(hints.run(solver.call("running"), 1))
+        await _until(lambda: solver.started == ["running"])
+        queued = asyncio.ensure_future(hints.run(solver.call("abandoned"), 1, hung_up.wait))
+        await asyncio.sleep(0.01)
+        hung_up.set()
+        with pytest.raises(ClientGoneError):
+            await queued
+        # The player whose client left may ask again at once.
+        later = asyncio.ensure_future(hints.run(solver.call("later"), 1))
+        solver.release.set()
+        assert await asyncio.gather(running, later) == ["running", "later"]
+        hints.close()
+
+    asyncio.run(scenario())
+    assert solver.started == ["running", "later"]
+
+
+def test_closing_answers_every_waiting_hint_at_once() -> None:
+    solver = Solver()
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=8)
+        waiting = [asyncio.ensure_future(hints.run(solver.call(str(p)), 5)) for p in range(5)]
+        await _until(lambda: solver.started == ["0"])
+        hints.close()
+        results = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), 1)
+        assert all(isinstance(r, HintQueueFullError) and "shutting down" in str(r) for r in results)
+        with pytest.raises(HintQueueFullError):
+            await hints.run(solver.call("late"), 1)
+        solver.release.set()
+
+    asyncio.run(scenario())
+    assert solver.started == ["0"]  # the one running was finished, the rest never started

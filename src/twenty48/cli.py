@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "play": "play",
     "hint": "hint",
     "bench": "bench",
+    "migrate": "migrate",
+    "copy": "copy",
     "history": "history",
     "stats": "stats",
     "export": "export",

@@ -139,15 +139,16 @@ def test_hint_shows_each_moves_value_and_the_best_direction(pages: Pages, live_s
 
 def test_a_hint_for_the_last_game_is_not_drawn_on_a_new_one(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open()
-    prepare(page, live_server, OPEN)  # revision 0, like the new game: only the game id tells them apart
+    # Unplayed, so the new game replaces it where it stands: only the revision tells them apart.
+    prepare(page, live_server, OPEN)
     held: list[Route] = []
     page.route(lambda url: "/hint" in url, lambda route: held.append(route))  # answered when released
     page.click("#hint")
     while not held:  # route handlers run only while Playwright is called
         page.wait_for_timeout(20)
-    old = server_state(page)["id"]
+    old = server_state(page)
     page.keyboard.press("n")  # nothing played yet: no question
-    wait_until(lambda: server_state(page)["id"] != old)
+    wait_until(lambda: server_state(page)["revision"] != old["revision"])
     wait_until(lambda: board(page) == flat(server_state(page)["board"]))
     with page.expect_response(lambda r: "/hint" in r.url):
         held[0].continue_()

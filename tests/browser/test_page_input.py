@@ -194,7 +194,8 @@ def test_new_game_asks_first_when_a_game_is_in_progress(pages: Pages, live_serve
     prepare(page, live_server, OPEN)
     fresh = server_state(page)
     page.keyboard.press("n")  # nothing played yet: nothing to lose, no question
-    wait_until(lambda: server_state(page)["id"] != fresh["id"])
+    # (and nothing kept: the unplayed game is replaced where it stands, under its next revision)
+    wait_until(lambda: server_state(page)["revision"] != fresh["revision"])
     assert not page.is_visible("#confirm")
     started = server_state(page)
     game = current_game(page, live_server)

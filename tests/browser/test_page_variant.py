@@ -51,7 +51,8 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "page-phone-mode-dialog.png")
     page.click("#confirm-yes")
-    wait_until(lambda: server_state(page)["id"] != first["id"])
+    # An unplayed game is replaced where it stands: same id, next revision.
+    wait_until(lambda: server_state(page)["revision"] != first["revision"])
     merge = server_state(page)
     assert merge["variant"] == "merge"
     page.wait_for_function("document.querySelector('#mode').textContent === 'Mode: Merge 2048'")
@@ -78,9 +79,9 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page.click("#mode")
     page.check("#confirm [value=merge]")
     page.check("#confirm [value=classic]")
-    before = server_state(page)["id"]
+    before = server_state(page)["revision"]
     page.click("#confirm-yes")
-    wait_until(lambda: server_state(page)["id"] != before)
+    wait_until(lambda: server_state(page)["revision"] != before)  # unplayed: replaced in place
     assert server_state(page)["variant"] == "classic"
     page.wait_for_function("document.querySelector('#mode').textContent === 'Mode: Classic'")
     # Cancelling changes nothing.

@@ -6,6 +6,7 @@ import argparse
 import functools
 import json
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, positive_int, solver_time_limit
+from twenty48.commands.hint import add_setting_arguments, bounded_int, solver_time_limit
 from twenty48.commands.replay import parse_seed
 from twenty48.spawns import SEED_LIMIT
 
@@ -28,14 +29,28 @@ if TYPE_CHECKING:
 
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
 
+MAX_GAMES = 100_000
+#: Processes beyond the cores only share them, and each one's solver splits its share again.
+MAX_JOBS = 1024
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=positive_int, default=10, help="games to play (default %(default)s)")
+    parser.add_argument(
+        "--games",
+        type=bounded_int(1, MAX_GAMES),
+        default=10,
+        help=f"games to play, 1-{MAX_GAMES:,} (default %(default)s)",
+    )
     add_setting_arguments(parser)
     parser.add_argument(
         "--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default %(default)s)"
     )
-    parser.add_argument("--jobs", type=positive_int, default=1, help="games played in parallel processes")
+    parser.add_argument(
+        "--jobs",
+        type=bounded_int(1, MAX_JOBS),
+        default=1,
+        help="games played in parallel processes, at most one per core (default %(default)s)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
@@ -45,6 +60,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from twenty48.ai.play import summarize
 
+    cores = available_cores()
+    if args.jobs > cores:
+        print(
+            f"2048 bench: --jobs {args.jobs} capped at {cores}, the cores this machine offers",
+            file=sys.stderr,
+        )
+        args.jobs = cores
     seeds = range(args.seed, args.seed + args.games)
     games: list[PlayedGame] = []
     interrupted = False
@@ -92,6 +114,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_table(summary, len(seeds))
     return 130 if interrupted else 0
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity where the OS says, else the machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _play(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from twenty48.commands.database import add_db_argument
 from twenty48.commands.replay import parse_seed
 from twenty48.variants import VARIANTS
 
@@ -24,20 +24,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "single-tile swipes exist only in the browser; the terminal moves the whole board)",
     )
     parser.add_argument(
-        "--db",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="the SQLite database of saved games (default: the one the browser game uses)",
+        "--new",
+        action="store_true",
+        help="with --seed or --variant: replace a game in progress without asking (for scripts)",
     )
+    add_db_argument(parser, "the SQLite database of saved games (default: the one the browser game uses)")
 
 
 def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("2048 play: needs an interactive terminal (stdin and stdout)", file=sys.stderr)
         return 2
+    if (args.seed is not None or args.variant is not None) and not args.new and not _may_replace(args):
+        print("2048 play: the game in progress is kept; `2048 play` resumes it", file=sys.stderr)
+        return 1
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
     Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant).run()
     return 0
+
+
+def _may_replace(args: argparse.Namespace) -> bool:
+    """Whether a new game may replace the terminal's game in progress: asked first when there is
+    one (the in-app new game asks too), since a replaced game can no longer be resumed."""
+    from twenty48.store import StoreError, open_store
+
+    try:
+        with open_store(args.db) as store:
+            latest = store.games(store.local_player().id, limit=1)
+    except StoreError:
+        return True  # the game explains an unusable database itself
+    if not latest or not latest[0].current or latest[0].over or latest[0].moves == 0:
+        return True
+    game = latest[0]
+    try:
+        answer = input(
+            f"A {game.variant} game is in progress ({game.moves} moves, score {game.score}). "
+            "Start a new one instead? It cannot be resumed afterwards. [y/N] "
+        )
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")

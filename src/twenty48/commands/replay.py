@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 
 from twenty48 import spawns
 from twenty48.game import Action, Game, parse_action
@@ -44,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--actions",
         type=parse_actions,
         default=[],
-        help="comma-separated directions, e.g. up,left,left,down",
+        help="comma-separated moves, e.g. up,left,left,down; in the merge variant up@5 moves only "
+        "the tile on cell 5 (cells 0-15, row by row)",
     )
     parser.add_argument(
         "--variant",
@@ -61,12 +63,42 @@ def state_label(game: Game) -> str:
     return "won" if game.won else "in progress"
 
 
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A replayed game and what became of the moves given: 1-based positions of those that
+    changed nothing, and of the first one given after the game had ended (None if none was)."""
+
+    game: Game
+    illegal: list[int]
+    after_end: int | None
+
+
+def replay(seed: int, actions: list[Action], variant: str) -> Replayed:
+    """Play ``actions`` as ``Game.replay`` does, noting which ones did nothing and why."""
+    game = Game.new(seed, variant)
+    illegal: list[int] = []
+    for position, action in enumerate(actions, start=1):
+        if game.over:
+            return Replayed(game, illegal, position)
+        if not game.play(action).changed:
+            illegal.append(position)
+    return Replayed(game, illegal, None)
+
+
+def positions(numbers: list[int], shown: int = 10) -> str:
+    """``#3, #7`` ... with at most ``shown`` listed."""
+    listed = ", ".join(f"#{n}" for n in numbers[:shown])
+    return listed + (f" and {len(numbers) - shown} more" if len(numbers) > shown else "")
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        game = Game.replay(args.seed, args.actions, args.variant)
+        replayed = replay(args.seed, args.actions, args.variant)
     except ValueError as exc:
         print(f"2048 replay: error: {exc}", file=sys.stderr)
         return 2
+    game, given = replayed.game, len(args.actions)
+    after_end = given - replayed.after_end + 1 if replayed.after_end is not None else 0
     if args.json:
         print(
             json.dumps(
@@ -79,12 +111,20 @@ def run(args: argparse.Namespace) -> int:
                     "won": game.won,
                     "over": game.over,
                     "max_tile": game.board.max_tile,
+                    "given": given,
+                    "illegal": replayed.illegal,
+                    "after_end": after_end,
                 }
             )
         )
         return 0
     print(game.board)
     print(f"score: {game.score}")
-    print(f"moves: {game.moves} of {len(args.actions)} given (the rest were illegal)")
+    print(f"moves: {game.moves} played of {given} given")
+    if replayed.illegal:
+        print(f"illegal (changed nothing): {len(replayed.illegal)}: {positions(replayed.illegal)}")
+    if replayed.after_end is not None:
+        last = f"-#{given}" if after_end > 1 else ""
+        print(f"after the game ended (not played): {after_end}: #{replayed.after_end}{last}")
     print(f"state: {state_label(game)}")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import gc
 import ipaddress
@@ -12,9 +13,19 @@ import sys
 import threading
 import time
 import webbrowser
-from pathlib import Path
+from functools import partial
+
+from twenty48.commands.database import add_db_argument
+from twenty48.commands.hint import bounded_int
+from twenty48.web.limits import HINT_QUEUE, NEW_GAMES_PER_MINUTE, Limits
 
 HELP = "Play in the browser: start the game server (the default command)."
+
+#: More server processes than this only queue on the database and the cores.
+MAX_WORKERS = 64
+#: uvicorn's HTTP protocol: httptools with a cap on request heads (``twenty48.web.protocol``).
+#: A name (``"h11"``, ``"httptools"``) also works: ``bench/web.py --http`` compares them.
+HTTP_PROTOCOL: str | type = "twenty48.web.protocol:GuardedHttpToolsProtocol"
 
 
 def parse_port(text: str) -> int:
@@ -35,10 +46,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2048,
         help="port to listen on; 0 picks a free one (default %(default)s)",
     )
+    add_db_argument(
+        parser,
+        "SQLite database file (default: in your user data directory) or postgresql://user@host/db URL",
+    )
     parser.add_argument(
-        "--db", type=Path, default=None, help="SQLite database file (default: in your user data directory)"
+        "--workers",
+        type=parse_workers,
+        default=1,
+        help="server processes sharing the port; above 1 needs a PostgreSQL --db (default %(default)s)",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        type=parse_host_name,
+        help="a further host name (or address) to answer for, as a proxy or the LAN names this "
+        "machine; repeatable (by default: the bound address, loopback names, and on an "
+        "all-interfaces bind this machine's names and addresses)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks (or *) of the reverse proxies trusted with "
+        "X-Forwarded-For and X-Forwarded-Proto, as uvicorn names them; behind HTTPS the player "
+        "cookie is then marked Secure (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
+    limits = parser.add_argument_group("limits")
+    limits.add_argument(
+        "--new-games-per-minute",
+        type=bounded_int(1, 100_000),
+        default=NEW_GAMES_PER_MINUTE,
+        metavar="N",
+        help="games one player may start through POST /api/games in a minute (default %(default)s)",
+    )
+    limits.add_argument(
+        "--hint-queue",
+        type=bounded_int(1, 1000),
+        default=HINT_QUEUE,
+        metavar="N",
+        help="hints computed or waiting at once, over all players; more answer 503 "
+        "(default %(default)s; each player has at most one)",
+    )
+
+
+def parse_workers(text: str) -> int:
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"workers must be a number, got {text!r}") from None
+    if not 1 <= workers <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"workers must be between 1 and {MAX_WORKERS}, got {workers}")
+    return workers
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -58,20 +120,77 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def allowed_hosts(host: str) -> frozenset[str] | None:
-    """A loopback server answers only to loopback names (a defence against DNS rebinding)."""
+#: The names a loopback server answers to, as they appear in a Host header.
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+#: Addresses that bind every interface.
+ALL_INTERFACES = frozenset({"0.0.0.0", "::", ""})
+
+
+def parse_host_name(text: str) -> str:
+    name = text.strip().lower()
+    if not name or any(c in name for c in "/ @?#"):
+        raise argparse.ArgumentTypeError(f"expected a host name or address, got {text!r}")
+    return host_header_form(name)
+
+
+def host_header_form(host: str) -> str:
+    """``host`` as a Host header names it: an IPv6 address in brackets, lower case."""
+    host = host.lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def is_loopback(host: str) -> bool:
     try:
-        loopback = ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
-        loopback = host == "localhost"
-    return frozenset({"127.0.0.1", "localhost", "[::1]"}) if loopback else None
+        return host == "localhost"
+
+
+def machine_addresses() -> list[str]:
+    """This machine's own names and non-loopback addresses, as others on the network may reach it."""
+    names = [socket.gethostname(), socket.getfqdn()]
+    found: list[str] = [n.lower() for n in names if n and n != "localhost"]
+    for name in names:
+        with contextlib.suppress(OSError):  # a name that does not resolve
+            found += [str(info[4][0]) for info in socket.getaddrinfo(name, None)]
+    try:
+        # The address of the default route: connecting a UDP socket sends nothing.
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    return list(dict.fromkeys(host_header_form(a) for a in found if not is_loopback(a)))
+
+
+def allowed_hosts(host: str, extra: list[str], reachable: list[str]) -> frozenset[str]:
+    """The Host names answered (a defence against DNS rebinding): loopback names on a loopback or
+    all-interfaces bind, the bound address itself, ``reachable`` (this machine's names and
+    addresses, on an all-interfaces bind) and the ``--allowed-host`` names."""
+    names = {host_header_form(host), *extra}
+    if is_loopback(host) or host in ALL_INTERFACES:
+        names |= LOOPBACK_NAMES
+    if host in ALL_INTERFACES:
+        names |= set(reachable)
+    return frozenset(names - {"", "[]", "[::]", "0.0.0.0"})
 
 
 def url_for(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
-    if ":" in shown and not shown.startswith("["):
-        shown = f"[{shown}]"
-    return f"http://{shown}:{port}/"
+    return f"http://{host_header_form(shown)}:{port}/"
+
+
+def network_warning(host: str, port: int, reachable: list[str], answered: frozenset[str]) -> str | None:
+    """The one warning a server reachable from the network prints; None on loopback."""
+    if is_loopback(host):
+        return None
+    shown = reachable if host in ALL_INTERFACES else [host_header_form(host)]
+    urls = ", ".join(f"http://{name}:{port}/" for name in shown) or "this machine's addresses"
+    return (
+        f"2048: warning: listening on {host or 'all interfaces'}, so the game is reachable from the "
+        f"network: {urls}. Anyone who can reach it can play (each browser is its own player). "
+        f"Host names answered: {', '.join(sorted(answered))}; add others with --allowed-host NAME."
+    )
 
 
 def has_display() -> bool:
@@ -81,11 +200,19 @@ def has_display() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from twenty48.store import Store, StoreError
+    from twenty48.store import StoreError, open_store
+    from twenty48.store.location import is_postgres
     from twenty48.web import create_app
+    from twenty48.web.app import stop_hints
+    from twenty48.web.server import QuietServer, server_config
 
+    if args.workers > 1 and not is_postgres(args.db):
+        print(
+            "2048: --workers above 1 needs a PostgreSQL database (--db postgresql://...): an SQLite "
+            "file takes one writer at a time, so more processes would only queue on its lock",
+            file=sys.stderr,
+        )
+        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
@@ -96,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         # Group commit: the server's store thread flushes once per batch of actions (web/worker.py).
-        store = Store.open(args.db, group_commit=True)
+        store = open_store(args.db, group_commit=True)
     except StoreError as exc:
         sock.close()
         print(f"2048: {exc}", file=sys.stderr)
@@ -104,18 +231,58 @@ def run(args: argparse.Namespace) -> int:
 
     port = sock.getsockname()[1]
     url = url_for(args.host, port)
-    app = create_app(store, allowed_hosts=allowed_hosts(args.host))
+    reachable = machine_addresses() if args.host in ALL_INTERFACES else []
+    answered = allowed_hosts(args.host, args.allowed_host, reachable)
+    limits = Limits(new_games_per_minute=args.new_games_per_minute, hint_queue=args.hint_queue)
+    if args.workers > 1:
+        # Opened above to migrate it and report a problem once; each worker opens its own.
+        store.close()
+        return _run_workers(args, sock, url, answered, limits)
+    app = create_app(store, allowed_hosts=answered, limits=limits)
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
+    config = server_config(app, forwarded_allow_ips=args.forwarded_allow_ips, http=HTTP_PROTOCOL)
+    server = QuietServer(config, on_shutdown=partial(stop_hints, app))
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
+    warning = network_warning(args.host, port, reachable, answered)
+    if warning is not None:
+        print(warning, file=sys.stderr, flush=True)
     if not args.no_browser and has_display():
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:
         store.close()
+        sock.close()
+    return 0
+
+
+def _run_workers(
+    args: argparse.Namespace, sock: socket.socket, url: str, hosts: frozenset[str] | None, limits: Limits
+) -> int:
+    """``args.workers`` processes answering on ``sock``, each with its own store on the database;
+    uvicorn's supervisor starts them, and starts a new one when one dies."""
+    from twenty48.store.location import parse_location, redact
+    from twenty48.web import served
+    from twenty48.web.server import run_workers, server_config
+
+    os.environ[served.DB_VARIABLE] = str(args.db)
+    os.environ[served.HOSTS_VARIABLE] = ",".join(sorted(hosts)) if hosts is not None else ""
+    os.environ[served.LIMITS_VARIABLE] = f"{limits.new_games_per_minute},{limits.hint_queue}"
+    config = server_config(
+        served.APP_FACTORY,
+        workers=args.workers,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        http=HTTP_PROTOCOL,
+    )
+    location = redact(str(parse_location(args.db)))
+    print(
+        f"2048 is being served at {url} by {args.workers} processes (database {location}); Ctrl+C stops it.",
+        flush=True,
+    )
+    try:
+        run_workers(config, sock)
+    finally:
         sock.close()
     return 0
 

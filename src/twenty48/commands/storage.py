@@ -12,9 +12,18 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
-from twenty48.store import ID_LIMIT, GameNotFoundError, ImportRefusedError, Player, Store, StoreError
+from twenty48.commands import database
+from twenty48.store import (
+    ID_LIMIT,
+    GameNotFoundError,
+    ImportRefusedError,
+    Player,
+    Store,
+    StoreError,
+    open_store,
+)
+from twenty48.store.location import Location
 
 
 class Refused(Exception):
@@ -22,12 +31,9 @@ class Refused(Exception):
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--db",
-        type=Path,
-        default=None,
-        metavar="PATH",
-        help="the SQLite database of saved games (default: the one `play` and `serve` use)",
+    database.add_db_argument(
+        parser,
+        "the SQLite file or PostgreSQL URL of the saved games (default: the one `play` and `serve` use)",
     )
 
 
@@ -41,11 +47,12 @@ def parse_game_id(text: str) -> int:
     return game_id
 
 
-def with_store(command: str, path: Path | None, act: Callable[[Store, Player], None]) -> int:
-    """Run ``act`` on the store at ``path`` for the terminal's player (the one ``2048 play`` plays
-    as); its refusals and the store's errors become a message on stderr and an exit status."""
+def with_store(command: str, path: Location | None, act: Callable[[Store, Player], None]) -> int:
+    """Run ``act`` on the store at ``path`` (a file or a PostgreSQL URL) for the terminal's player
+    (the one ``2048 play`` plays as); its refusals and the store's errors become a message on stderr
+    and an exit status."""
     try:
-        with Store.open(path) as store:
+        with open_store(path) as store:
             act(store, store.local_player())
     except (Refused, GameNotFoundError, ImportRefusedError) as exc:
         return _fail(command, str(exc), 2)

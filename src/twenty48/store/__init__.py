@@ -8,8 +8,10 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store = Store.open(path)                  # create or migrate; Store.default_path() is the usual file
     player = store.local_player()             # the well-known "terminal" player of this machine
     player = store.web_player(token)          # get or create the anonymous browser player of a cookie
+    player = store.find_web_player(token)     # the same, or None: never creates one
     record = store.current_game(player.id)    # the game in progress (a new one on first call)
-    record = store.new_game(player.id)        # start a game; it becomes the current one
+    record = store.new_game(player.id)        # start a game; it becomes the current one (an unplayed
+                                              # current game is replaced in place, not kept)
     record = store.new_game(player.id, variant="merge")  # a "Merge 2048" game (classic by default)
     record = store.add_game(player.id, game)  # store a prepared or played Game as the current one
     record = store.get_game(player.id, game_id)
@@ -31,6 +33,9 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.delete_game(player.id, game_id)
     store.export_game(player.id, game_id)     # {"format": "twenty48-game/1", ...}; export_history(...)
     store.import_games(player.id, transfer.read_file(data))   # ImportResult; ImportRefusedError
+    store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
+    lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
+    store.release_hint(player.id, lease)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -61,9 +66,15 @@ Guarantees:
   actions on a finished game raise ``GameFinishedError``; only a finished game has replay data.
 - **Errors.** Refused actions raise a ``GameConflictError`` whose ``game`` is the unchanged current
   record; the Game decides what it refuses and the store translates that once
-  (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database,
-  is corrupt, or comes from a newer version raises ``StoreUnreadableError``; an unknown player,
-  ``PlayerNotFoundError``; every store exception derives from ``StoreError``.
+  (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database
+  (``ForeignDatabaseError``), comes from a newer version (``NewerDatabaseError``) or is damaged
+  raises a ``StoreUnreadableError``; an unknown player, ``PlayerNotFoundError``; every store
+  exception derives from ``StoreError``.
+- **Opening changes nothing it should not.** A file is recognised (SQLite header, application id,
+  schema version) and checked (``PRAGMA quick_check``) before anything is written to it, so a foreign
+  or damaged file is refused exactly as it was found. An existing empty (0-byte) file is refused too:
+  a new database is made only where no file is. Only the default location's directory is created;
+  ``database_path`` refuses a URL (``scheme://...``) by name.
 - **Damaged games.** Opening a database repairs what an older version wrote wrongly and reports it
   once in ``damaged_games``: a game whose moves were lost but whose state is intact is re-based (it
   starts from where it stands, with no moves and no undo, and plays on); one whose state is
@@ -86,27 +97,32 @@ Layout, and the seam for a second database::
     stats.py       a variant's statistics from the aggregate primitives
     transfer.py    the game and history file formats and the checks of an import
     sqlite_history.py  the SQLite statements of the history primitives
+    limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
+    sqlite_limits.py   their statements
 
-``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one. A PostgreSQL
-backend would implement the same ``Connection`` primitives in its dialect (``%s`` placeholders,
-its upsert, a write transaction that locks with ``SELECT ... FOR UPDATE``, a schema version table,
-``synchronous_commit`` for durability) and reuse ``Store`` unchanged.
+``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one, and
+``open_store(location)`` opens either backend: the PostgreSQL one (``postgres.py``) runs the same
+statements through ``dialect.py``, locks the player's row with ``SELECT ... FOR UPDATE`` and keeps
+its schema version in a table (``postgres_schema.py``); ``Store`` is unchanged.
 """
 
 from twenty48.store.backend import Backend, Connection
 from twenty48.store.cache import CACHE_SIZE
 from twenty48.store.errors import (
     ActionRejectedError,
+    ForeignDatabaseError,
     GameConflictError,
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    NewerDatabaseError,
     PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
     StoreUnreadableError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
+from twenty48.store.location import database_path, open_store
 from twenty48.store.records import (
     ID_LIMIT,
     DamagedGame,
@@ -134,6 +150,7 @@ __all__ = [
     "Connection",
     "DamagedGame",
     "FirstReach",
+    "ForeignDatabaseError",
     "GameConflictError",
     "GameFinishedError",
     "GameInProgressError",
@@ -143,6 +160,7 @@ __all__ = [
     "ImportRefusedError",
     "ImportResult",
     "MoveOutcome",
+    "NewerDatabaseError",
     "Player",
     "PlayerNotFoundError",
     "Position",
@@ -153,4 +171,6 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnreadableError",
+    "database_path",
+    "open_store",
 ]

@@ -103,6 +103,10 @@ class HistoryConnection(Protocol):
     def forget_after(self, game_id: int, move: int) -> None:
         """Drop the checkpoints and first reaches of moves after ``move``."""
 
+    def restart(self, game_id: int) -> None:
+        """Forget what the game's history holds (checkpoints, first reaches, assisted counts, the
+        hint counted, its origin): a new game is about to take its row."""
+
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         """Add to the game's assisted counts (unknown counts stay unknown)."""
 
@@ -138,7 +142,22 @@ class HistoryConnection(Protocol):
         """The scores of the last ``count`` finished games, oldest first."""
 
 
-class Connection(HistoryConnection, Protocol):
+class LimitsConnection(Protocol):
+    """The primitives of the per-player limits (``twenty48.store.limits``); the caller holds the
+    player's write lock."""
+
+    def new_game_bucket(self, player_id: int) -> tuple[float, float] | None:
+        """(tokens left, when counted) of the player's new-game bucket; None before its first use."""
+
+    def set_new_game_bucket(self, player_id: int, tokens: float, at: float) -> None: ...
+
+    def hint_lease(self, player_id: int) -> tuple[str, float] | None:
+        """(lease, expiry) of the player's hint in flight; None when there is none."""
+
+    def set_hint_lease(self, player_id: int, lease: str | None, until: float | None) -> None: ...
+
+
+class Connection(HistoryConnection, LimitsConnection, Protocol):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 
     def player(self, key: str) -> Player | None: ...
@@ -190,6 +209,9 @@ class Backend(Protocol):
     def write(self) -> AbstractContextManager[Connection]:
         """One transaction that holds the write lock from its start (so two writers never deadlock
         upgrading a read lock): committed when the block ends, rolled back if it raises."""
+
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers now."""
 
     def flush(self) -> None:
         """Make every commit so far durable, for a backend that defers that (group commit)."""

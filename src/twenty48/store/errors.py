@@ -4,6 +4,8 @@
 
     StoreError                 the database failed: busy past the timeout, disk full, read-only file
     ├── StoreUnreadableError   not a twenty48 database, corrupt, or written by a newer version
+    │   ├── ForeignDatabaseError   another program's file, a directory, not SQLite at all
+    │   └── NewerDatabaseError     a twenty48 database from a newer version of the program
     ├── PlayerNotFoundError    no such player (also a LookupError)
     ├── GameNotFoundError      no such game for this player (also a LookupError)
     └── GameConflictError      the action does not fit the game's present state; ``game`` is that
@@ -35,6 +37,15 @@ class StoreError(Exception):
 
 class StoreUnreadableError(StoreError):
     """The database file is corrupt, not a twenty48 database, unreadable, or from a newer version."""
+
+
+class ForeignDatabaseError(StoreUnreadableError):
+    """The path holds something that is not a twenty48 database (another program's SQLite file, a
+    file that is not SQLite, a directory): nothing is wrong with it, it is simply not ours."""
+
+
+class NewerDatabaseError(StoreUnreadableError):
+    """A twenty48 database written by a newer version: upgrading twenty48 opens it."""
 
 
 class PlayerNotFoundError(StoreError, LookupError):

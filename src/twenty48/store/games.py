@@ -35,6 +35,8 @@ from twenty48.store.errors import (
     refusal,
 )
 from twenty48.store.history import HistoryStore
+from twenty48.store.limits import LimitsStore
+from twenty48.store.location import database_path
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
@@ -46,7 +48,7 @@ SORTS = ("date", "score", "max_tile")
 TERMINAL_PLAYER = "terminal"
 
 
-class Store(HistoryStore):
+class Store(HistoryStore, LimitsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     def __init__(self, backend: Backend) -> None:
@@ -63,10 +65,12 @@ class Store(HistoryStore):
 
     @classmethod
     def open(cls, path: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
-        """Open (creating it and its directory if needed) and migrate the SQLite database at
-        ``path``. With ``group_commit`` the caller must ``flush()`` before acknowledging what it
-        wrote."""
-        return cls(SQLiteBackend.open(Path(path) if path is not None else cls.default_path(), group_commit))
+        """Open and migrate the SQLite database at ``path`` (default: ``default_path()``, whose
+        directory is created if needed), creating it if no file is there. With ``group_commit`` the
+        caller must ``flush()`` before acknowledging what it wrote."""
+        if path is None:
+            return cls(SQLiteBackend.open(cls.default_path(), group_commit, make_directory=True))
+        return cls(SQLiteBackend.open(database_path(path), group_commit))
 
     @staticmethod
     def set_aside(path: str | PathLike[str]) -> Path:
@@ -84,6 +88,11 @@ class Store(HistoryStore):
             self._backend.close()
             self._cache.clear()
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers now (``GET /healthz``)."""
+        with self._lock:
+            self._backend.ping()
+
     def flush(self) -> None:
         """Make every commit so far durable (group commit): one fsync of the write-ahead log.
         Returns at once when nothing was committed since the last flush, or without group commit."""
@@ -100,10 +109,12 @@ class Store(HistoryStore):
 
     def web_player(self, token: str) -> Player:
         """The browser player whose cookie holds ``token``; created on first use."""
-        if not token:
-            raise ValueError("a player token must not be empty")
-        # Only a hash is stored, so reading the database does not let anyone take over a cookie.
-        return self._player("web:" + hashlib.sha256(token.encode()).hexdigest())
+        return self._player(_web_key(token))
+
+    def find_web_player(self, token: str) -> Player | None:
+        """The browser player whose cookie holds ``token``, if one was created; writes nothing."""
+        with self._read() as db:
+            return db.player(_web_key(token))
 
     def local_player(self, name: str = TERMINAL_PLAYER) -> Player:
         """A player known by name on this machine; ``"terminal"`` is the terminal game's player."""
@@ -152,8 +163,24 @@ class Store(HistoryStore):
 
     def new_game(self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name) -> GameRecord:
         """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
-        current game. Raises ValueError for an unknown variant."""
-        return self._add(player_id, Game.new(seed, variant))
+        current game. A current game with no move yet is replaced where it stands (same id, next
+        revision) instead of kept: only played games take room. Raises ValueError for an unknown
+        variant."""
+        game = Game.new(seed, variant)
+        with self._write() as db:
+            current = _current_game_id(db, player_id)
+            if current is not None:
+                try:
+                    row, old = self._load(db, player_id, current)
+                except StoreUnreadableError:
+                    pass  # a damaged current game is left as it is, beside the new one
+                else:
+                    if _unplayed(old):
+                        # The old game's history rows go in the same transaction as its state.
+                        db.restart(row.id)
+                        checkpoints.note_game(db, row.id, game)
+                        return self._as_record(db, self._save(db, row, game), game)
+            return self._record(db, player_id, self._insert(db, player_id, game))
 
     def add_game(self, player_id: int, game: Game) -> GameRecord:
         """Store a game set up elsewhere (``Game.from_board``, an imported save, a game already
@@ -392,6 +419,19 @@ def _current_game_id(db: Connection, player_id: int) -> int | None:
     if not 0 < player_id <= ID_LIMIT:
         raise PlayerNotFoundError(f"no player {player_id}")
     return db.current_game_id(player_id)
+
+
+def _web_key(token: str) -> str:
+    if not token:
+        raise ValueError("a player token must not be empty")
+    # Only a hash is stored, so reading the database does not let anyone take over a cookie.
+    return "web:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def _unplayed(game: Game) -> bool:
+    """Nothing of the game would be lost by replacing it: no move on it, none to take back, not a
+    prepared position (an import or a repaired game)."""
+    return game.moves == 0 and not game.can_undo and game.start is None and game.score == 0
 
 
 def _now() -> str:

@@ -1,8 +1,13 @@
-"""The SQLite schema, as a list of migrations, and the upgrade that runs the missing ones.
+"""The schema of both backends, as one list of migrations, and SQLite's upgrade that runs them.
 
+A migration is written once, in the SQL SQLite and PostgreSQL share (``twenty48.store.dialect``
+says which), against ``sqlite3.Connection``'s ``execute``/``executemany``; PostgreSQL runs the same
+list through ``dialect.PostgresSQL`` (``twenty48.store.postgres_schema``). SQLite's
 ``PRAGMA user_version`` records how many migrations ran; opening a database runs the missing ones
 in one transaction, so a failing migration changes nothing. Migration ``i`` takes a database from
-version ``i`` to ``i + 1``: append new ones to ``MIGRATIONS``, never edit an old one.
+version ``i`` to ``i + 1``: append new ones to ``MIGRATIONS``, never edit an old one (the types of
+migrations 1-4 were made the shared ones, ``BOOLEAN`` for flags, which SQLite stores exactly as
+before).
 """
 
 from __future__ import annotations
@@ -10,13 +15,14 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, Protocol
 
 from twenty48.game import Game, Start
 from twenty48.store import codec
-from twenty48.store.errors import StoreUnreadableError
+from twenty48.store.errors import ForeignDatabaseError, NewerDatabaseError
 
 #: Written into the database header so a foreign SQLite file is recognised ("2048" in ASCII).
 APPLICATION_ID = 0x32303438
@@ -24,7 +30,16 @@ APPLICATION_ID = 0x32303438
 logger = logging.getLogger("twenty48.store")
 
 
-def _schema_1(db: sqlite3.Connection) -> None:
+class SQL(Protocol):
+    """What a migration runs its statements on: an ``sqlite3.Connection`` or a
+    ``dialect.PostgresSQL``."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any: ...
+
+
+def _schema_1(db: SQL) -> None:
     db.execute(
         """
         CREATE TABLE players (
@@ -44,8 +59,8 @@ def _schema_1(db: sqlite3.Connection) -> None:
             score INTEGER NOT NULL,
             moves INTEGER NOT NULL,
             max_tile INTEGER NOT NULL,
-            won INTEGER NOT NULL,
-            over INTEGER NOT NULL,
+            won BOOLEAN NOT NULL,
+            over BOOLEAN NOT NULL,
             -- Game.to_dict() without "actions", which live in game_moves.
             state TEXT NOT NULL,
             created_at TEXT NOT NULL,
@@ -66,7 +81,7 @@ def _schema_1(db: sqlite3.Connection) -> None:
     )
 
 
-def _variants_2(db: sqlite3.Connection) -> None:
+def _variants_2(db: SQL) -> None:
     # Every game stored before variants existed is classic.
     db.execute("ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'")
     # The source cell of a single-tile move ("Merge 2048"); NULL for a whole-board move.
@@ -88,9 +103,9 @@ def _variants_2(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE players DROP COLUMN best_score")
 
 
-def _lost_actions_3(db: sqlite3.Connection) -> None:
+def _lost_actions_3(db: SQL) -> None:
     # A set-aside game keeps its row, hidden, so that its id is never given to another game.
-    db.execute("ALTER TABLE games ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN set_aside BOOLEAN NOT NULL DEFAULT FALSE")
     # The report of every game found inconsistent, with the game as it was found (nothing is
     # deleted, a re-based game's state is rewritten).
     db.execute(
@@ -144,7 +159,7 @@ def _lost_actions_3(db: sqlite3.Connection) -> None:
         else:
             # Nothing may point at a game that was set aside: the player gets a new one.
             db.execute("UPDATE players SET current_game_id = NULL WHERE current_game_id = ?", (game_id,))
-            db.execute("UPDATE games SET set_aside = 1 WHERE id = ?", (game_id,))
+            db.execute("UPDATE games SET set_aside = TRUE WHERE id = ?", (game_id,))
         logger.warning("game %d of player %d was damaged (%s): %s", game_id, player_id, problem, repair)
 
 
@@ -167,7 +182,7 @@ def _rebased(state: str) -> Game | None:
     )
 
 
-def _history_4(db: sqlite3.Connection) -> None:
+def _history_4(db: SQL) -> None:
     # Assisted counts exist from this version on: new games start at 0 (the column default), the
     # games already stored are unknown (NULL), since nobody counted their hints, auto-play or undos.
     for column in ("hints", "auto_moves", "undos"):
@@ -202,8 +217,8 @@ def _history_4(db: sqlite3.Connection) -> None:
             move INTEGER NOT NULL,
             cells TEXT NOT NULL,
             score INTEGER NOT NULL,
-            won INTEGER NOT NULL,
-            keep_playing INTEGER NOT NULL,
+            won BOOLEAN NOT NULL,
+            keep_playing BOOLEAN NOT NULL,
             PRIMARY KEY (game_id, move)
         ) WITHOUT ROWID"""
     )
@@ -230,29 +245,57 @@ def _history_4(db: sqlite3.Connection) -> None:
         checkpoints.note_game(connection, game_id, game)
 
 
+def _player_limits_5(db: SQL) -> None:
+    # The per-player limits of the web server, in the database so that they hold across every
+    # server process on it: the new-game token bucket (tokens left, when counted) and the lease of
+    # the hint in flight (who holds it, until when: a process killed mid-hint frees it by expiry).
+    # Times are Unix seconds from the processes' clocks; DOUBLE PRECISION, not REAL, which is a
+    # 4-byte float on PostgreSQL.
+    db.execute(
+        """
+        CREATE TABLE player_limits (
+            player_id INTEGER NOT NULL PRIMARY KEY REFERENCES players(id),
+            new_game_tokens DOUBLE PRECISION,
+            new_game_at DOUBLE PRECISION,
+            hint_lease TEXT,
+            hint_until DOUBLE PRECISION
+        )"""
+    )
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+MIGRATIONS: list[Callable[[SQL], None]] = [
     _schema_1,
     _variants_2,
     _lost_actions_3,
     _history_4,
+    _player_limits_5,
 ]
+
+
+def check(db: sqlite3.Connection, path: Path) -> int:
+    """The database's schema version; raises ``ForeignDatabaseError`` for another program's
+    database and ``NewerDatabaseError`` for a newer twenty48's. Reads only: run before anything
+    (WAL mode included) is written to a file that may not be ours."""
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+    if application_id != APPLICATION_ID and (has_tables or version):
+        raise ForeignDatabaseError(f"{path} is an SQLite database, but not a twenty48 one")
+    if version > len(MIGRATIONS):
+        raise NewerDatabaseError(
+            f"{path} has schema version {version}, newer than this program's {len(MIGRATIONS)}: "
+            "upgrade twenty48 to open it"
+        )
+    return version
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:
     """Bring the database to the current schema, in one transaction; refuse a foreign or newer one."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        application_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        has_tables = db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
-        if application_id != APPLICATION_ID and (has_tables or version):
-            raise StoreUnreadableError(f"{path} is an SQLite database, but not a twenty48 one")
-        if version > len(MIGRATIONS):
-            raise StoreUnreadableError(
-                f"{path} has schema version {version}, newer than this program's {len(MIGRATIONS)}: "
-                "upgrade twenty48 to open it"
-            )
+        # Again inside the write lock: another process may have changed the file since it was opened.
+        version = check(db, path)
         for migration in MIGRATIONS[version:]:
             migration(db)
         if version < len(MIGRATIONS):

@@ -1,9 +1,10 @@
 """The SQLite backend: one database file, shared by every process that opens it.
 
-Opening sets up write-ahead logging (``twenty48.store.durability``) and runs the missing
-migrations (``twenty48.store.schema``). A write transaction is ``BEGIN IMMEDIATE``: it takes the
-write lock at once, so two writers never deadlock upgrading a read lock, and waits up to
-``BUSY_TIMEOUT_MS`` for another process's transaction to end.
+Opening first recognises the file without writing to it (SQLite header, application id, schema
+version) and checks it (``PRAGMA quick_check``); only then does it set up write-ahead logging
+(``twenty48.store.durability``) and run the missing migrations (``twenty48.store.schema``). A write
+transaction is ``BEGIN IMMEDIATE``: it takes the write lock at once, so two writers never deadlock
+upgrading a read lock, and waits up to ``BUSY_TIMEOUT_MS`` for another process's transaction to end.
 """
 
 from __future__ import annotations
@@ -16,17 +17,26 @@ from pathlib import Path
 from twenty48.game import Action, TileMove
 from twenty48.store import durability, schema
 from twenty48.store.backend import GameColumns, GameRow
-from twenty48.store.errors import PlayerNotFoundError, StoreError, StoreUnreadableError
+from twenty48.store.errors import (
+    ForeignDatabaseError,
+    PlayerNotFoundError,
+    StoreError,
+    StoreUnreadableError,
+)
 from twenty48.store.records import DamagedGame, Player
 from twenty48.store.sqlite_history import SQLiteHistory
+from twenty48.store.sqlite_limits import SQLiteLimits
 
 BUSY_TIMEOUT_MS = 5000
+#: The first 16 bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 _GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
 
 
-class SQLiteConnection(SQLiteHistory):
-    """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``)."""
+class SQLiteConnection(SQLiteHistory, SQLiteLimits):
+    """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
+    of the per-player limits in ``SQLiteLimits``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
@@ -67,14 +77,13 @@ class SQLiteConnection(SQLiteHistory):
         return state, actions
 
     def insert_game(self, player_id: int, columns: GameColumns, state: str, now: str) -> int:
-        cursor = self._db.execute(
+        (game_id,) = self._db.execute(
             """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state,
                                   created_at, updated_at)
-               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
             (player_id, *columns, state, now, now),
-        )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        ).fetchone()
+        return int(game_id)
 
     def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
         self._db.execute(
@@ -134,15 +143,20 @@ class SQLiteBackend:
         self._group: durability.GroupCommit | None = durability.GroupCommit(path) if group_commit else None
 
     @classmethod
-    def open(cls, path: Path, group_commit: bool) -> SQLiteBackend:
-        """Open (creating it and its directory if needed) and migrate the database at ``path``."""
+    def open(cls, path: Path, group_commit: bool, *, make_directory: bool = False) -> SQLiteBackend:
+        """Open and migrate the database at ``path``, creating it where no file is (and its
+        directory too with ``make_directory``)."""
+        existing = _existing_file(path, make_directory)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreUnreadableError(f"cannot open the database {path}: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from exc
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # Nothing is written before the file is known to be a sound twenty48 database.
+            schema.check(db, path)
+            if existing:
+                _quick_check(db, path)
             durability.use_wal(db, path, group_commit)
             db.execute("PRAGMA foreign_keys = ON")
             schema.migrate(db, path)
@@ -152,7 +166,7 @@ class SQLiteBackend:
                 # Another connection held the write lock past the busy timeout: the file is fine, so
                 # this must not read as damaged (the terminal game offers to set damaged files aside).
                 raise StoreError(f"{path} is busy: {exc}") from exc
-            raise StoreUnreadableError(f"{path} is not a readable twenty48 database: {exc}") from exc
+            raise StoreUnreadableError(f"{path} is damaged: {exc}") from exc
         except StoreError:
             db.close()
             raise
@@ -187,6 +201,10 @@ class SQLiteBackend:
             if self._group is not None and self._db.total_changes != changes:
                 self._group.committed()
 
+    def ping(self) -> None:
+        with self._translated_errors():
+            self._db.execute("SELECT 1")
+
     def flush(self) -> None:
         if self._group is not None:
             self._group.flush()
@@ -205,6 +223,42 @@ class SQLiteBackend:
             raise StoreError(f"{self.path}: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             raise StoreUnreadableError(f"{self.path} is damaged: {exc}") from exc
+
+
+def _existing_file(path: Path, make_directory: bool) -> bool:
+    """Whether ``path`` holds a database to open (False: one is to be created there). Refuses what
+    cannot be one without touching it: a directory, an empty file, a file that is not SQLite."""
+    try:
+        if path.is_dir():
+            raise ForeignDatabaseError(f"{path} is a directory, not a database file")
+        if not path.exists():
+            if make_directory:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            elif not path.parent.is_dir():
+                raise StoreError(f"cannot create the database {path}: there is no directory {path.parent}")
+            return False
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc.strerror or exc}") from exc
+    if not header:
+        # SQLite would take an empty file for a new database; an existing one that is empty is
+        # more likely a database lost to a full disk or a failed copy than a wish to start afresh.
+        raise StoreUnreadableError(
+            f"{path} is an empty file (0 bytes), not a twenty48 database; "
+            "remove it, or name a file that does not exist, to start a new one"
+        )
+    if header != SQLITE_HEADER:
+        raise ForeignDatabaseError(f"{path} is not a twenty48 database (not an SQLite file at all)")
+    return True
+
+
+def _quick_check(db: sqlite3.Connection, path: Path) -> None:
+    """SQLite's structural check of every page (without matching indexes to their tables, which
+    ``integrity_check`` adds at many times the cost)."""
+    problems = [row[0] for row in db.execute("PRAGMA quick_check(3)")]
+    if problems != ["ok"]:
+        raise StoreUnreadableError(f"{path} is damaged: {'; '.join(problems)}")
 
 
 def _busy(exc: sqlite3.Error) -> bool:

@@ -22,7 +22,7 @@ SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
     g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin"""
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
-_FINISHED = "(g.over OR g.id IS NOT p.current_game_id)"
+_FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
 
 def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
@@ -30,7 +30,8 @@ def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
     unassisted = "AND hints = 0 AND auto_moves = 0 AND undos = 0" if query.unassisted else ""
     sql = f"""WITH f AS (
         SELECT id, score, max_tile, won FROM games INDEXED BY games_stats
-        WHERE player_id = ? AND variant = ? AND NOT set_aside AND (over OR id IS NOT ?) {unassisted})"""
+        WHERE player_id = ? AND variant = ? AND NOT set_aside AND (over OR id IS DISTINCT FROM ?)
+              {unassisted})"""
     return sql, [query.player_id, query.variant, query.current_game_id]
 
 
@@ -120,6 +121,14 @@ class SQLiteHistory:
 
     # ---- assisted counts, origin, deletion ------------------------------------------------------
 
+    def restart(self, game_id: int) -> None:
+        self.forget_after(game_id, -1)
+        self._db.execute(
+            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played' "
+            "WHERE id = ?",
+            (game_id,),
+        )
+
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown.
         self._db.execute(
@@ -158,7 +167,7 @@ class SQLiteHistory:
         for table in ("game_moves", "game_checkpoints", "game_first_reach"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute(
-            "UPDATE games SET set_aside = 1, deleted_at = ?, state = '{}', revision = revision + 1 "
+            "UPDATE games SET set_aside = TRUE, deleted_at = ?, state = '{}', revision = revision + 1 "
             "WHERE id = ?",
             (now, game_id),
         )
@@ -174,7 +183,7 @@ class SQLiteHistory:
         ).fetchone()
         cte, params = _finished_games(query)
         finished, best, mean, won = self._db.execute(
-            f"{cte} SELECT count(*), max(score), avg(score), coalesce(sum(won), 0) FROM f", params
+            f"{cte} SELECT count(*), max(score), avg(score), count(*) FILTER (WHERE won) FROM f", params
         ).fetchone()
         return games, finished, best, mean, won
 
@@ -218,7 +227,10 @@ class SQLiteHistory:
         current, best = self._db.execute(
             f"""{cte}, runs AS (
                     SELECT count(*) AS n FROM (
-                        SELECT max_tile >= ? AS hit, sum(max_tile < ?) OVER (ORDER BY id) AS run FROM f)
+                        SELECT max_tile >= ? AS hit,
+                               sum(CASE WHEN max_tile < ? THEN 1 ELSE 0 END) OVER (ORDER BY id) AS run
+                        FROM f
+                    ) AS marked
                     WHERE hit GROUP BY run)
                 SELECT (SELECT count(*) FROM f
                         WHERE id > coalesce((SELECT max(id) FROM f WHERE max_tile < ?), 0)),

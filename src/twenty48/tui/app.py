@@ -17,7 +17,14 @@ from textual.binding import Binding, BindingType
 
 from twenty48.game import Game
 from twenty48.palette import PALETTES
-from twenty48.store import Store, StoreError, StoreUnreadableError
+from twenty48.store import (
+    ForeignDatabaseError,
+    NewerDatabaseError,
+    Store,
+    StoreError,
+    StoreUnreadableError,
+    open_store,
+)
 from twenty48.tui.dialogs import Choice, DatabaseErrorDialog
 from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.session import Session
@@ -53,7 +60,7 @@ class Twenty48App(App[None]):
     def __init__(
         self,
         *,
-        db_path: Path | None = None,
+        db_path: Path | str | None = None,
         game: Game | None = None,
         seed: int | None = None,
         variant: str | None = None,
@@ -69,7 +76,10 @@ class Twenty48App(App[None]):
         if self.palette == "16":
             # Named colours as the terminal defines them, not converted to RGB through a theme.
             self.ansi_color = True
-        self.db_path = Path(db_path) if db_path is not None else Store.default_path()
+        # A str is a PostgreSQL URL (``--db``), which a Path would mangle ("//" becomes "/").
+        self.db_path = (
+            db_path if isinstance(db_path, str) else Path(db_path) if db_path else Store.default_path()
+        )
         self._start_game = game
         self._start_seed = seed
         self._start_variant = variant
@@ -85,15 +95,14 @@ class Twenty48App(App[None]):
 
     def _open(self) -> None:
         try:
-            self.store = Store.open(self.db_path)
+            self.store = open_store(self.db_path)
             session = Session.resume(
                 self.store, game=self._start_game, seed=self._start_seed, variant=self._start_variant
             )
         except StoreError as exc:
             self._close_store()
-            corrupt = isinstance(exc, StoreUnreadableError)
             self.push_screen(
-                DatabaseErrorDialog(str(self.db_path), str(exc), corrupt=corrupt),
+                DatabaseErrorDialog(str(self.db_path), str(exc), kind=_problem(exc, self.db_path)),
                 callback=self._after_database_error,
             )
             return
@@ -106,7 +115,7 @@ class Twenty48App(App[None]):
             except OSError as exc:
                 self.push_screen(
                     DatabaseErrorDialog(
-                        str(self.db_path), f"It could not be moved aside: {exc}", corrupt=False
+                        str(self.db_path), f"It could not be moved aside: {exc}", kind="unreachable"
                     ),
                     callback=self._after_database_error,
                 )
@@ -130,3 +139,15 @@ class Twenty48App(App[None]):
 
     def on_unmount(self) -> None:
         self._close_store()
+
+
+def _problem(exc: StoreError, location: Path | str) -> str:
+    """The ``DatabaseErrorDialog`` kind of a store error at ``location`` (a str: a PostgreSQL URL)."""
+    if isinstance(exc, NewerDatabaseError):
+        return "newer"
+    if isinstance(exc, ForeignDatabaseError):
+        return "foreign"
+    if isinstance(exc, StoreUnreadableError):
+        # A database server's data is no file to move aside: only its administrator can repair it.
+        return "damaged_server" if isinstance(location, str) else "damaged"
+    return "unreachable"

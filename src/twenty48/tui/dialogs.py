@@ -150,24 +150,31 @@ class ConfirmNewGame(ChoiceDialog):
 
 
 class DatabaseErrorDialog(ChoiceDialog):
-    """The saved games cannot be used. A damaged file can be set aside for a fresh one; a file that is
-    merely busy or out of reach can be tried again. Either way the player may also play unsaved."""
+    """The saved games cannot be used. ``kind`` says why: ``"damaged"`` (only then is setting the
+        file aside for a fresh one offered), ``"damaged_server"`` (a PostgreSQL database's data: there is
+    no file to set aside), ``"newer"`` (a newer twenty48's), ``"foreign"`` (not a
+        twenty48 database), or ``"unreachable"`` (busy or out of reach: it can be tried again). Quitting
+        is the default wherever the file is unreadable: a healthy file must never be set aside by a
+        reflexive Enter. The player may always play unsaved."""
 
-    def __init__(self, path: str, reason: str, *, corrupt: bool) -> None:
-        if corrupt:
+    def __init__(self, path: str, reason: str, *, kind: str) -> None:
+        quit_option = Option(Choice.QUIT, "Quit", "q", primary=kind != "unreachable")
+        options = [Option(Choice.PLAY_UNSAVED, "Play without saving", "p"), quit_option]
+        if kind == "damaged":
             title = "Saved games cannot be read"
-            first = Option(Choice.START_FRESH, "Start fresh", "f", primary=True)
-            advice = "Start fresh keeps the damaged file beside a new, empty one."
+            options.insert(0, Option(Choice.START_FRESH, "Start fresh", "f"))
+            advice = "The file is damaged. Start fresh keeps it beside a new, empty one."
+        elif kind == "damaged_server":
+            title = "Saved games cannot be read"
+            advice = "The database server's data is damaged; it is left as it is for its administrator."
+        elif kind == "newer":
+            title = "Saved by a newer twenty48"
+            advice = "Upgrade twenty48 to open these saved games; the file is left as it is."
+        elif kind == "foreign":
+            title = "Not a twenty48 database"
+            advice = "This is not a twenty48 database; it is left as it is. Name another file with --db."
         else:
             title = "Saved games are out of reach"
-            first = Option(Choice.RETRY, "Try again", "r", primary=True)
+            options.insert(0, Option(Choice.RETRY, "Try again", "r", primary=True))
             advice = "The file itself may be fine: try again once it is within reach."
-        super().__init__(
-            title,
-            f"{path}\n\n{reason}\n\n{advice}",
-            [
-                first,
-                Option(Choice.PLAY_UNSAVED, "Play without saving", "p"),
-                Option(Choice.QUIT, "Quit", "q"),
-            ],
-        )
+        super().__init__(title, f"{path}\n\n{reason}\n\n{advice}", options)

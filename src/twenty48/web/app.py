@@ -8,14 +8,16 @@ from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp
 
 from twenty48 import __version__
-from twenty48.store import Store
+from twenty48.store import Store, StoreError
 from twenty48.web import errors, history, routes
 from twenty48.web.guard import Guard
+from twenty48.web.limits import Limits
 from twenty48.web.worker import StoreWorker
 
 HERE = Path(__file__).parent
@@ -42,13 +44,18 @@ class GameApp(FastAPI):
         return Guard(super().build_middleware_stack(), allowed_hosts=self.allowed_hosts)
 
 
-def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> FastAPI:
+def create_app(
+    store: Store, *, allowed_hosts: frozenset[str] | None = None, limits: Limits | None = None
+) -> FastAPI:
     """The app over ``store`` (which the caller opens and closes). ``allowed_hosts`` limits the Host
-    names answered (None: any)."""
+    names answered (None: any); ``limits`` are ``2048 serve``'s (the defaults if None). A server
+    calls ``stop_hints(app)`` when it begins to shut down, so waiting hints end at once."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        web.hints.open()
         yield
+        web.hints.close()
         web.worker.close()
 
     app = GameApp(
@@ -60,13 +67,22 @@ def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> 
         openapi_url="/openapi.json",
         lifespan=lifespan,
     )
-    web = routes.WebContext(store=store, worker=StoreWorker(store))
+    web = routes.WebContext(store=store, worker=StoreWorker(store), limits=limits or Limits())
     app.state.web = web
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(history.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        # For a proxy or a supervisor: 200 while this process can reach its database.
+        try:
+            await run_in_threadpool(store.ping)
+        except StoreError as exc:
+            return JSONResponse({"status": "unavailable", "detail": str(exc)}, status_code=503)
+        return JSONResponse({"status": "ok"})
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -82,3 +98,8 @@ def create_app(store: Store, *, allowed_hosts: frozenset[str] | None = None) -> 
 
     app.allowed_hosts = allowed_hosts
     return app
+
+
+def stop_hints(app: FastAPI) -> None:
+    """Answer every waiting hint now and take no more (a server that is shutting down)."""
+    app.state.web.hints.close()

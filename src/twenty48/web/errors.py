@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from twenty48.store import (
     ActionRejectedError,
@@ -18,9 +19,20 @@ from twenty48.store import (
     StoreError,
 )
 from twenty48.web.models import ErrorAnswer, GameState
+from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
+
+
+class TooManyRequestsError(Exception):
+    """A per-player rate limit refused the request; ``retry_after`` in seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
 
 _HTTP_CODES = {
     400: "bad_request",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
@@ -54,12 +66,59 @@ async def _invalid(_: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", detail or "invalid request")
 
 
-async def _http(_: Request, exc: Exception) -> JSONResponse:
+async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        return _method_not_allowed(request)
     response = error_response(exc.status_code, _HTTP_CODES.get(exc.status_code, "error"), str(exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
     return response
+
+
+_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _method_not_allowed(request: Request) -> Response:
+    """405 naming, in ``Allow``, the methods of every route at this path (the router names only
+    the first route's); OPTIONS is answered 204 with the same ``Allow``."""
+    methods = {"OPTIONS"} | {
+        method
+        for method in _METHODS
+        # A full match needs path and method: asked of every route (included routers answer for
+        # their own routes), so that nothing of the router's inner layout is relied on.
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL
+            for route in request.app.router.routes
+        )
+    }
+    if "GET" in methods:
+        methods.add("HEAD")  # answered as GET by the Guard
+    allow = {"Allow": ", ".join(sorted(methods))}
+    if request.method == "OPTIONS":
+        return Response(status_code=204, headers=allow)
+    response = error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
+    response.headers.update(allow)
+    return response
+
+
+async def _refused(_: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, HintInProgressError):
+        status, code = 429, "hint_in_progress"
+    elif isinstance(exc, HintRefusedError):
+        status, code = 503, "hints_busy"
+    else:
+        assert isinstance(exc, TooManyRequestsError)
+        status, code = 429, "too_many_new_games"
+    assert isinstance(exc, HintRefusedError | TooManyRequestsError)
+    response = error_response(status, code, str(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+async def _gone(_: Request, exc: Exception) -> JSONResponse:
+    # Nobody reads it: the connection is closed. Sent so that the request ends like any other.
+    return error_response(503, "client_gone", str(exc))
 
 
 async def _store(_: Request, exc: Exception) -> JSONResponse:
@@ -81,4 +140,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(HTTPException, _http)
     app.add_exception_handler(StoreError, _store)
+    app.add_exception_handler(HintRefusedError, _refused)
+    app.add_exception_handler(TooManyRequestsError, _refused)
+    app.add_exception_handler(ClientGoneError, _gone)
     app.add_exception_handler(Exception, _internal)

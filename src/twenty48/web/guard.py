@@ -1,4 +1,5 @@
-"""The ASGI layer every request passes first: host check, body cap, player cookie, security headers.
+"""The ASGI layer every request passes first: host check, cross-site check, body cap, player cookie,
+security headers, HEAD.
 
 Written as plain ASGI rather than Starlette's BaseHTTPMiddleware because it runs on every request
 and the plain form costs a few microseconds instead of a task and a stream per request.
@@ -7,6 +8,7 @@ and the plain form costs a few microseconds instead of a task and a stream per r
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 
@@ -39,6 +41,12 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 
 
+#: ``Sec-Fetch-Site`` values of requests this site's own pages make ("none": typed or bookmarked).
+_OWN_FETCHES = frozenset({b"same-origin", b"none"})
+
+logger = logging.getLogger("twenty48.web")
+
+
 def player_token(scope: Scope) -> str:
     """The token of the player making this request (set by ``Guard``)."""
     token: str = scope["state"]["player_token"]
@@ -46,8 +54,11 @@ def player_token(scope: Scope) -> str:
 
 
 class Guard:
-    """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends a loopback server
-    against DNS rebinding: a page from another site cannot reach it under a name of its own."""
+    """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends the server against
+    DNS rebinding: a page from another site cannot reach it under a name of its own. The API
+    answers only this site's own pages: a request another origin's page makes (``Sec-Fetch-Site``,
+    or failing that ``Origin``) is refused before it can create a player or a game. A HEAD request
+    is answered as its GET, without the body."""
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
@@ -61,14 +72,26 @@ class Guard:
         if self.allowed_hosts is not None:
             host = _hostname(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed_hosts:
+                logger.warning("refused a request for host %r (not one this server answers for)", host)
                 await _error(send, 421, "host_not_allowed", f"this server does not answer for {host!r}")
                 return
+        if scope["path"].startswith("/api/") and _cross_site(headers):
+            logger.warning("refused a cross-site %s %s", scope["method"], scope["path"])
+            await _error(send, 403, "cross_site", "the API answers only this site's own pages")
+            return
+        if scope["method"] == "HEAD":
+            scope = {**scope, "method": "GET"}
+            send = _without_body(send)
 
         token = _cookie(headers.get(b"cookie", b""))
         extra: tuple[tuple[bytes, bytes], ...] = SECURITY_HEADERS
         if token is None:
             token = secrets.token_urlsafe(32)
             cookie = f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict"
+            if scope.get("scheme") == "https":
+                # Served over HTTPS (directly, or by a proxy trusted through --forwarded-allow-ips,
+                # whose X-Forwarded-Proto uvicorn has applied): never send the cookie in clear.
+                cookie += "; Secure"
             extra = (*SECURITY_HEADERS, (b"set-cookie", cookie.encode()))
         scope.setdefault("state", {})["player_token"] = token
 
@@ -90,6 +113,30 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _cross_site(headers: dict[bytes, bytes]) -> bool:
+    """Whether another origin's page made the request (browsers say so; other clients send neither
+    header and are not a page's victims)."""
+    fetch_site = headers.get(b"sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site not in _OWN_FETCHES
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    # An Origin is scheme://host[:port]; the request's own Host must be that host and port.
+    return origin.partition(b"://")[2].lower() != headers.get(b"host", b"").lower()
+
+
+def _without_body(send: Send) -> Send:
+    async def head_only(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b""}
+        await send(message)
+
+    return head_only
 
 
 def _hostname(host: str) -> str:

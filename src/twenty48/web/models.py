@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
@@ -23,6 +23,21 @@ VARIANT_HELP = "classic (the official rules) or merge (Merge 2048: staged spawns
 Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|1[0-5]))?$")]
 
 
+def _integral(value: object) -> object:
+    # JSON Schema's "integer" is any number with a zero fraction (66750.0 included); strict mode
+    # refuses every float, so one written with a fraction of zero is taken as the integer it is.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Integer fields of a request: a JSON integer, or a number whose fraction is zero. The bounds sit
+# inside the annotation so that the schema shows them as minimum and maximum.
+CellNumber = Annotated[int, Field(ge=0, le=CELLS - 1), BeforeValidator(_integral)]
+RevisionNumber = Annotated[int, Field(ge=0, le=ID_LIMIT), BeforeValidator(_integral)]
+SeedNumber = Annotated[int, Field(ge=0, le=JSON_SAFE_SEED_MAX), BeforeValidator(_integral)]
+
+
 class _Request(BaseModel):
     # Strict: "3" is not a revision and true is not a number; unknown fields are mistakes.
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -31,17 +46,13 @@ class _Request(BaseModel):
 class MoveRequest(_Request):
     # Enums are matched by value even in strict mode (JSON has no enum type).
     direction: Direction = Field(strict=False, description="up, down, left or right")
-    cell: int | None = Field(
+    cell: CellNumber | None = Field(
         default=None,
-        ge=0,
-        le=CELLS - 1,
         description="Merge 2048 only: move just the tile on this cell (0-15, row-major) toward "
         "`direction`; absent or null moves the whole board. A cell on a classic game is refused "
         "with 409 and changes nothing; an empty cell or a tile that cannot move is an illegal move.",
     )
-    revision: int = Field(
-        ge=0,
-        le=ID_LIMIT,
+    revision: RevisionNumber = Field(
         description="The game revision the client last saw. A different current revision means the "
         "game changed meanwhile (another tab, an earlier key press still in flight): the move is "
         "refused with 409 and the current state.",
@@ -52,13 +63,11 @@ class MoveRequest(_Request):
 
 
 class ActionRequest(_Request):
-    revision: int = Field(ge=0, le=ID_LIMIT, description="The game revision the client last saw.")
+    revision: RevisionNumber = Field(description="The game revision the client last saw.")
 
 
 class NewGameRequest(_Request):
-    seed: int | None = Field(
-        default=None, ge=0, le=JSON_SAFE_SEED_MAX, description="Replay a known game; random when absent."
-    )
+    seed: SeedNumber | None = Field(default=None, description="Replay a known game; random when absent.")
     variant: VariantName = Field(default=DEFAULT_VARIANT, description=f"The game's rules: {VARIANT_HELP}")
 
 

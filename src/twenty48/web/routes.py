@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any, TypeVar
 
-import anyio
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator
 
 from twenty48.rules import Board, Direction
 from twenty48.store import ID_LIMIT, GameFinishedError, Store
+from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import MAX_BODY, player_token
+from twenty48.web.limits import Limits
 from twenty48.web.models import (
     DEFAULT_VARIANT,
     VARIANT_HELP,
@@ -32,7 +36,7 @@ from twenty48.web.models import (
     SortName,
     VariantName,
 )
-from twenty48.web.worker import StoreWorker
+from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
 
 T = TypeVar("T")
 
@@ -45,18 +49,32 @@ MAX_PAGE_SIZE = 100
 DEFAULT_HINT_MS = 300
 MIN_HINT_MS = 10
 MAX_HINT_MS = 5000
+#: The player of a request whose cookie names no stored player yet. No player has id 0, so the
+#: store finds nothing of it: its games are none and every game id answers 404.
+NO_PLAYER = 0
+
+logger = logging.getLogger("twenty48.web")
 
 
 @dataclass
 class WebContext:
-    """What the routes share: the store, the thread that talks to it, the solver's budget."""
+    """What the routes share: the store, the thread that talks to it, the solver's thread, limits."""
 
     store: Store
     worker: StoreWorker
+    limits: Limits = field(default_factory=Limits)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
-    hint_limiter: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(1))
+    hints: HintWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.hints = HintWorker(self.limits.hint_queue)
+
+    def remember(self, token: str, player: int) -> None:
+        if len(self.players) >= PLAYER_CACHE_SIZE:
+            self.players.clear()
+        self.players[token] = player
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,23 +85,37 @@ class Caller:
     """
 
     web: WebContext
+    #: The player's id, or ``NO_PLAYER`` until a request that needs one creates it (``registered``).
     player: int
+    token: str = ""
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.web.worker.run(fn, *args, **kwargs)
 
+    async def registered(self) -> Caller:
+        """This caller with a stored player: created now by the first request that needs one (it
+        starts or shows a game), called once the request is known to be valid."""
+        if self.player != NO_PLAYER:
+            return self
+        player = (await self.run(self.web.store.web_player, self.token)).id
+        self.web.remember(self.token, player)
+        return Caller(self.web, player, self.token)
+
 
 async def get_caller(request: Request) -> Caller:
     # async: FastAPI would run a plain function in its thread pool, a hop per request.
+    # Only looks the player up: reading, a refused request (422 included) and another origin's
+    # page create nothing (routes that need a player call ``Caller.registered``).
     web: WebContext = request.app.state.web
     token = player_token(request.scope)
     player = web.players.get(token)
     if player is None:
-        player = (await web.worker.run(web.store.web_player, token)).id
-        if len(web.players) >= PLAYER_CACHE_SIZE:
-            web.players.clear()
-        web.players[token] = player
-    return Caller(web, player)
+        found = await web.worker.run(web.store.find_web_player, token)
+        if found is None:
+            return Caller(web, NO_PLAYER, token)
+        player = found.id
+        web.remember(token, player)
+    return Caller(web, player, token)
 
 
 def _json(answer: BaseModel, status_code: int = 200) -> Response:
@@ -91,14 +123,29 @@ def _json(answer: BaseModel, status_code: int = 200) -> Response:
     return Response(answer.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def _digits(value: object) -> object:
+    """Path and query integers as plain decimal digits: Python's int() also reads "+1", " 1",
+    "1_0" (10) and pydantic "1.0", so one game had many URLs."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("expected decimal digits only")
+    return value
+
+
 #: A route parameter typed ``CallerDep`` receives the request's ``Caller``.
 CallerDep = Annotated[Caller, Depends(get_caller)]
-GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player.")]
+#: Integers in a URL are decimal digits, nothing else: ``Digits`` after the parameter's own bounds
+#: (placed after them, the bounds still reach the schema as minimum and maximum).
+Digits = BeforeValidator(_digits)
+GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player."), Digits]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorAnswer, "description": description}
     for code, description in {
         400: "Malformed JSON.",
+        403: "Made by another site's page (`Sec-Fetch-Site` or `Origin`).",
         404: "No such game for this player.",
         413: f"Request body over {MAX_BODY} bytes.",
         422: "A field is missing, of the wrong type or out of range.",
@@ -118,14 +165,31 @@ router = APIRouter(prefix="/api", responses=_ERRORS)
 
 @router.get("/game", response_model=GameState, summary="The player's current game (started on first visit)")
 async def current_game(me: CallerDep) -> Response:
+    me = await me.registered()
     return _json(GameState.of(await me.run(me.web.store.current_game, me.player)))
 
 
 @router.post(
-    "/games", response_model=GameState, status_code=status.HTTP_201_CREATED, summary="Start a new game"
+    "/games",
+    response_model=GameState,
+    status_code=status.HTTP_201_CREATED,
+    responses={429: {"model": ErrorAnswer, "description": "Too many new games a minute for this player."}},
+    summary="Start a new game",
+    description="The new game becomes the current one. While the current game has no move yet it is "
+    "replaced where it stands instead of being kept: a game is kept only once it has been played. "
+    "A player may start a limited number of games a minute (`2048 serve --new-games-per-minute`); "
+    "beyond it the answer is 429 with `Retry-After`.",
 )
 async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Response:
     body = body if body is not None else NewGameRequest()
+    me = await me.registered()
+    # Counted in the database: the limit holds across every server process on it.
+    wait = await me.run(me.web.store.take_new_game, me.player, me.web.limits.new_games_per_minute)
+    if wait:
+        logger.warning("refused a new game: player %d started too many this minute", me.player)
+        raise TooManyRequestsError(
+            f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
+        )
     record = await me.run(me.web.store.new_game, me.player, body.seed, body.variant)
     return _json(GameState.of(record), status.HTTP_201_CREATED)
 
@@ -138,8 +202,8 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
 )
 async def list_games(
     me: CallerDep,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
-    before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE), Digits] = PAGE_SIZE,
+    before: Annotated[int | None, Query(ge=1, le=ID_LIMIT, description="A game id"), Digits] = None,
     sort: Annotated[
         SortName, Query(description="date: newest first; score, max_tile: highest first")
     ] = "date",
@@ -214,20 +278,35 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     summary="The solver's ranking of the legal moves",
     description="Runs the expectimax solver on the game's position for at most `time_ms`. The solver "
     "ranks whole-board moves only and assumes classic spawns (2 or 4); for a Merge 2048 game its "
-    "values are estimates under those assumptions, and single-tile moves are not considered.",
+    "values are estimates under those assumptions, and single-tile moves are not considered. "
+    "Hints are computed one at a time: a player has at most one at once (429 `hint_in_progress`), "
+    "and at most `2048 serve --hint-queue` are computed or waiting over all players (503 "
+    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped.",
 )
 async def hint(
+    request: Request,
     me: CallerDep,
     game_id: GameId,
-    time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS)] = DEFAULT_HINT_MS,
+    time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS), Digits] = DEFAULT_HINT_MS,
 ) -> Response:
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
         raise GameFinishedError("the game is over: there is no move to rank", record)
-    await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
-    ranking = await anyio.to_thread.run_sync(
-        partial(_rank, record.board, time_ms / 1000), limiter=me.web.hint_limiter
-    )
+    # The player's one hint in flight is a lease in the database, so that it holds across server
+    # processes; it outlasts the longest this process may take (its queue, then the budget), and
+    # expires by itself if the process dies holding it.
+    lease = await me.run(me.web.store.claim_hint, me.player, me.web.limits.hint_lease_s(MAX_HINT_MS / 1000))
+    if lease is None:
+        raise HintInProgressError("a hint for this player is already being computed", 1)
+    try:
+        await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
+        ranking = await me.web.hints.run(
+            partial(_rank, record.board, time_ms / 1000),
+            time_ms / 1000,
+            partial(wait_for_disconnect, request.receive),
+        )
+    finally:
+        await me.run(me.web.store.release_hint, me.player, lease)
     return _json(
         HintAnswer(
             game_id=record.id,
@@ -260,4 +339,6 @@ async def best(
     me: CallerDep,
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
 ) -> Response:
+    if me.player == NO_PLAYER:
+        return _json(BestScore(variant=variant, best=0))
     return _json(BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant)))

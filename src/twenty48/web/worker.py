@@ -1,18 +1,28 @@
-"""The one thread that talks to the store, with group commit.
+"""The one thread that talks to the store, with group commit; the one thread that computes hints.
 
-Store calls queue up in arrival order. The thread takes every call waiting, runs each (each action
-its own committed transaction), then flushes the store once, and only then hands the results back:
-no answer leaves before the commit it reports is on disk, and a burst of players shares one disk
-flush instead of queueing behind one each.
+``StoreWorker``: store calls queue up in arrival order. The thread takes every call waiting, runs
+each (each action its own committed transaction), then flushes the store once, and only then hands
+the results back: no answer leaves before the commit it reports is on disk, and a burst of players
+shares one disk flush instead of queueing behind one each.
+
+``HintWorker``: the solver, one hint at a time (a hint may take every core for its whole budget),
+with a bounded queue overall (per process: it bounds this process's solver; the one hint per
+player is a lease in the database, taken by the route, so that it holds across processes). A hint
+whose client has gone is dropped before it starts; one already running finishes within its budget
+and its answer is discarded. Closing (the server's shutdown) answers every waiting hint at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import os
 import queue
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -91,3 +101,151 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
     else:
         future.set_result(result)
+
+
+class HintRefusedError(Exception):
+    """A hint that is not computed; ``retry_after`` is the seconds after which asking may succeed."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class HintInProgressError(HintRefusedError):
+    """The player already has a hint being computed or waiting (in any process: the routes check
+    the player's lease in the database)."""
+
+
+class HintQueueFullError(HintRefusedError):
+    """As many hints as the queue holds are being computed or waiting (or the server is stopping)."""
+
+
+class ClientGoneError(Exception):
+    """The client hung up before its hint was ready."""
+
+
+@dataclass(eq=False)
+class _Hint:
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[Any]
+    call: Callable[[], Any]
+    seconds: float
+    #: Set on the event loop when nobody waits for the answer any more: the thread skips it.
+    abandoned: bool = field(default=False)
+    #: Set by the thread as it begins the call.
+    started: bool = field(default=False)
+
+
+class HintWorker:
+    """Hints on one solver thread, at most ``capacity`` computed or waiting."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._jobs: queue.SimpleQueue[_Hint | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        #: Hints not yet finished or skipped by the thread, on the event loop's side.
+        self._pending: set[_Hint] = set()
+        self._closed = False
+        #: Orders a hint's start against its abandonment.
+        self._lock = threading.Lock()
+
+    async def run(
+        self,
+        call: Callable[[], T],
+        seconds: float,
+        disconnected: Callable[[], Awaitable[None]] | None = None,
+    ) -> T:
+        """``call()`` (a hint of at most ``seconds``) on the solver thread.
+        ``disconnected`` returns once the client has hung up; the hint is then abandoned and
+        ``ClientGoneError`` raised. Raises a ``HintRefusedError`` when it cannot be queued."""
+        if self._closed or len(self._pending) >= self.capacity:
+            wait = sum(job.seconds for job in self._pending)
+            raise HintQueueFullError(
+                "the solver is busy with other hints; ask again in a moment", max(1, math.ceil(wait))
+            )
+        loop = asyncio.get_running_loop()
+        job = _Hint(loop, loop.create_future(), call, seconds)
+        self._pending.add(job)
+        self._start()
+        self._jobs.put(job)
+        watcher = asyncio.ensure_future(disconnected()) if disconnected is not None else None
+        try:
+            if watcher is not None:
+                await asyncio.wait((job.future, watcher), return_when=asyncio.FIRST_COMPLETED)
+                if not job.future.done():
+                    raise ClientGoneError("the client hung up before its hint was ready")
+            return await job.future
+        finally:
+            self._abandon(job)
+            if watcher is not None:
+                watcher.cancel()
+
+    def _abandon(self, job: _Hint) -> None:
+        with self._lock:
+            job.abandoned = True
+            if not job.started:
+                # It will never run: its place in the queue is free now.
+                self._pending.discard(job)
+
+    def open(self) -> None:
+        """Accept hints (again, after ``close``)."""
+        self._closed = False
+
+    def close(self) -> None:
+        """Refuse new hints and answer the waiting ones now (503); the thread stops after the hint it
+        is computing, if any, without anyone waiting for it."""
+        self._closed = True
+        for job in list(self._pending):
+            if not job.future.done():
+                job.future.set_exception(HintQueueFullError("the server is shutting down", 5))
+            self._abandon(job)
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread = None
+
+    def _start(self) -> None:
+        if self._thread is None:
+            # A daemon: a hint still running at exit must not hold the process up for its budget.
+            self._thread = threading.Thread(target=self._serve, name="twenty48-hints", daemon=True)
+            self._thread.start()
+
+    def _serve(self) -> None:
+        _lower_priority()
+        while (job := self._jobs.get()) is not None:
+            result: Any = None
+            error: BaseException | None = None
+            with self._lock:
+                job.started = not job.abandoned
+            if job.started:
+                try:
+                    result = job.call()
+                except Exception as exc:
+                    error = exc
+            with contextlib.suppress(RuntimeError):  # the event loop has closed
+                job.loop.call_soon_threadsafe(self._finished, job, result, error)
+
+    def _finished(self, job: _Hint, result: Any, error: BaseException | None) -> None:
+        self._pending.discard(job)
+        if not job.future.done():
+            _settle(job.future, result, error)
+
+
+#: The nice value of the hint thread: the lowest priority there is.
+HINT_NICENESS = 19
+
+
+def _lower_priority() -> None:
+    """Give the calling thread the lowest CPU priority. A search takes every core for its budget;
+    at equal priority the moves' event loop waited behind it (paced p99 over 700 ms while ten
+    clients asked for hints). On Linux a priority is per thread, and the solver's worker threads,
+    started from this one, inherit it; elsewhere it would apply to the whole server, so it is left."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HINT_NICENESS)
+
+
+async def wait_for_disconnect(receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+    """Returns once the ASGI server reports that the client hung up (a request without a body:
+    after its one empty ``http.request``, the next message is the disconnect)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass

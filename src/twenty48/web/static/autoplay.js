@@ -3,6 +3,9 @@
 
 import { api } from "./api.js";
 
+// The server's refusals of a hint while its solver is taken (503 hints_busy, 429 hint_in_progress).
+const BUSY = new Set(["hints_busy", "hint_in_progress"]);
+
 // Auto-play: [pause between moves, solver budget] in ms.
 const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };
 
@@ -70,7 +73,11 @@ export class AutoPlay {
       else this.schedule(0);
     } catch (error) {
       if (!this.on) return;
-      if (error.retryable) {
+      if (BUSY.has(error.code)) {
+        // The server's solver is taken (hints run one at a time): not offline, just wait a turn.
+        this.hud.notice("hintsBusy", {}, 3000);
+        this.schedule(1000);
+      } else if (error.retryable) {
         this.hud.notice("offline", { n: queue.actions.length }, 3000);
         this.schedule(1000);
       } else {
@@ -90,11 +97,14 @@ export class AutoPlay {
     if (!state || state.over) return;
     try {
       const answer = await api.hint(state);
-      // Revisions restart with each game, and another tab may have moved: only the exact position counts.
-      if (answer.game_id !== queue.state.id || answer.revision !== queue.state.revision) return;
+      // Revisions restart with each game, another tab may have moved, and a new game may replace an
+      // unplayed one under the same id: only the position asked about, still shown, counts.
+      const same = (a, b) => a.game_id === b.id && a.revision === b.revision;
+      if (!same(answer, state) || !same(answer, queue.state)) return;
       hud.hint(answer);
     } catch (error) {
-      if (error.retryable) hud.notice("offline", { n: queue.actions.length }, 3000);
+      if (BUSY.has(error.code)) hud.notice("hintsBusy", {}, 3000);
+      else if (error.retryable) hud.notice("offline", { n: queue.actions.length }, 3000);
       else await queue.refused(error);
     }
   }

@@ -1,5 +1,6 @@
 // Japanese, loaded only when the page shows it (see i18n.js).
 export default {
+  hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。",
   history: "履歴", statistics: "統計",
   score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新規ゲーム", undo: "戻す",
   hint: "ヒント", auto: "自動プレイ", stop: "停止", sound: "サウンド", settings: "設定", board: "盤面",

@@ -21,6 +21,7 @@ const STRINGS = {
     gbest: "best", ggood: "good", ginaccuracy: "so-so", gmistake: "bad", gblunder: "blunder",
     offline: "Can't reach the server; retrying… ({n} waiting)", online: "Connected again.",
     changed: "This game changed in another tab; showing it as it is now.", refused: "The server refused: {d}",
+    hintsBusy: "The solver is busy with other hints; trying again in a moment.",
     gameOverIs: "Game over. Final score {n}",
     mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "Mode: {m}", changeMode: "Mode: {m} — change",
     mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",

@@ -1,0 +1,23 @@
+"""The ``--db`` option that every command with a database shares."""
+
+from __future__ import annotations
+
+import argparse
+
+from twenty48.store.location import Location
+
+
+def parse_db(text: str) -> Location:
+    """An argparse type: the SQLite file or PostgreSQL URL ``--db`` names; a URL of another scheme
+    is refused by name (exit 2)."""
+    from twenty48.store import StoreError
+    from twenty48.store.location import parse_location
+
+    try:
+        return parse_location(text)
+    except StoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_db_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    parser.add_argument("--db", type=parse_db, default=None, metavar="PATH|URL", help=help_text)

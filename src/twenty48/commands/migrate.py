@@ -1,0 +1,31 @@
+"""``2048 migrate``: bring a database to this version's schema."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from twenty48.commands.database import add_db_argument
+
+HELP = "Bring a database (an SQLite file or postgresql:// URL) to this version's schema."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_db_argument(parser, "the database (default: the SQLite file in your user data directory)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from twenty48.store import Store, StoreError
+    from twenty48.store.location import migrate_database, redact
+
+    location = args.db if args.db is not None else Store.default_path()
+    try:
+        before, after = migrate_database(location)
+    except StoreError as exc:
+        print(f"2048: {exc}", file=sys.stderr)
+        return 1
+    if before == after:
+        print(f"{redact(str(location))} is at schema version {after}: nothing to do")
+    else:
+        print(f"{redact(str(location))}: schema version {before} -> {after}")
+    return 0

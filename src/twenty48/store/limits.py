@@ -1,0 +1,80 @@
+"""Per-player limits kept in the database, so that they hold across every server process on it.
+
+A part of ``Store`` (``twenty48.store.games``). Each call is one write transaction that first takes
+the player's write lock (SQLite's ``BEGIN IMMEDIATE``; PostgreSQL's lock on the player's row), so
+two processes asking for the same player at once are answered one after the other::
+
+    wait = store.take_new_game(player_id, per_minute=30)  # 0.0: allowed; else seconds to wait
+    lease = store.claim_hint(player_id, seconds=30.0)     # None: another hint is in flight
+    store.release_hint(player_id, lease)                  # only that lease is released
+
+Times are Unix seconds of the calling process's clock (``time.time()``: the one clock that several
+processes, and machines kept in time by NTP, share). A lease expires on its own, so the hint of a
+process that was killed mid-hint blocks its player for ``seconds`` at most.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from twenty48.store.backend import Connection
+from twenty48.store.errors import PlayerNotFoundError
+from twenty48.store.records import ID_LIMIT
+
+
+class LimitsStore:
+    """Mixed into ``Store``, whose write transactions it uses."""
+
+    if TYPE_CHECKING:
+
+        def _write(self) -> AbstractContextManager[Connection]: ...
+
+    def take_new_game(self, player_id: int, per_minute: int, now: float | None = None) -> float:
+        """Take one from the player's new-game bucket (``per_minute`` at once, refilled at
+        ``per_minute`` a minute): 0.0 if allowed, else the seconds until one is available."""
+        if per_minute < 1:
+            raise ValueError("per_minute must be at least 1")
+        now = time.time() if now is None else now
+        with self._write() as db:
+            _lock(db, player_id)
+            tokens, then = db.new_game_bucket(player_id) or (float(per_minute), now)
+            # max(0, ...): a clock set back must not drain the bucket.
+            tokens = min(per_minute, tokens + max(0.0, now - then) * per_minute / 60)
+            if tokens < 1:
+                db.set_new_game_bucket(player_id, tokens, now)
+                return (1 - tokens) * 60 / per_minute
+            db.set_new_game_bucket(player_id, tokens - 1, now)
+            return 0.0
+
+    def claim_hint(self, player_id: int, seconds: float, now: float | None = None) -> str | None:
+        """A lease on the player's one hint in flight, valid for ``seconds``; None while another
+        lease of the player is still valid."""
+        now = time.time() if now is None else now
+        with self._write() as db:
+            _lock(db, player_id)
+            held = db.hint_lease(player_id)
+            if held is not None and held[1] > now:
+                return None
+            lease = uuid.uuid4().hex
+            db.set_hint_lease(player_id, lease, now + seconds)
+            return lease
+
+    def release_hint(self, player_id: int, lease: str) -> None:
+        """End ``lease``: the player may ask again. A lease that expired and was claimed anew
+        meanwhile is not this one, and stays."""
+        with self._write() as db:
+            _lock(db, player_id)
+            held = db.hint_lease(player_id)
+            if held is not None and held[0] == lease:
+                db.set_hint_lease(player_id, None, None)
+
+
+def _lock(db: Connection, player_id: int) -> None:
+    """Check the player exists and take its write lock (``current_game_id`` locks its row on
+    PostgreSQL)."""
+    if not 0 < player_id <= ID_LIMIT:
+        raise PlayerNotFoundError(f"no player {player_id}")
+    db.current_game_id(player_id)

@@ -1,0 +1,105 @@
+"""Where a database is: an SQLite file's path, or a PostgreSQL URL; ``open_store`` opens either.
+
+``--db`` of every command, and ``bench/web.py``, go through ``parse_location`` and ``open_store``:
+``postgresql://...`` and ``postgres://...`` (libpq's two schemes) name a PostgreSQL database;
+another ``scheme://`` is refused by its scheme; anything else is an SQLite file's path.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from twenty48.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from twenty48.store.games import Store
+
+# RFC 3986's scheme syntax, followed by "://": a Windows path such as C:\games has no "//" after the colon.
+_URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+#: URL schemes of PostgreSQL (libpq accepts both).
+POSTGRESQL_SCHEMES = frozenset({"postgresql", "postgres"})
+
+#: A database's location: an SQLite file's path, or a PostgreSQL URL (a ``str``).
+Location = Path | str
+
+
+def parse_location(location: str | PathLike[str]) -> Location:
+    """The PostgreSQL URL (as given) or the SQLite path ``location`` names. Raises ``StoreError``
+    for a URL of another scheme (taken as a path it would become a folder tree named after it)."""
+    text = str(location)
+    url = _URL.match(text)
+    if url is None:
+        return Path(location)
+    scheme = url.group(1).lower()
+    if scheme in POSTGRESQL_SCHEMES:
+        return text
+    # Only the scheme is repeated: the rest of a URL may hold a password.
+    raise StoreError(
+        f"{scheme}:// URLs are not databases this program can open: give the path of an SQLite file "
+        "or a postgresql:// URL"
+    )
+
+
+def redact(url: str) -> str:
+    """``url`` for messages: its password (``user:secret@`` or ``password=``) replaced by ``***``."""
+    url = re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:***@", url)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
+
+
+def is_postgres(location: str | PathLike[str] | None) -> bool:
+    return location is not None and isinstance(parse_location(location), str)
+
+
+def database_path(location: str | PathLike[str]) -> Path:
+    """The SQLite file ``location`` names; raises ``StoreError`` for any URL."""
+    found = parse_location(location)
+    if isinstance(found, str):
+        raise StoreError("this needs an SQLite file, not a PostgreSQL URL")
+    return found
+
+
+def open_store(location: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
+    """The store at ``location``: a PostgreSQL database for a ``postgresql://`` URL (needs the
+    ``postgres`` extra: ``pip install 'twenty48[postgres]'``), else the SQLite file there (None:
+    ``Store.default_path()``). ``group_commit`` concerns SQLite only: PostgreSQL commits are
+    durable when they return. Raises ``StoreError`` (one line) when it cannot be opened."""
+    from twenty48.store.games import Store
+
+    if location is None:
+        return Store.open(None, group_commit=group_commit)
+    found = parse_location(location)
+    if isinstance(found, Path):
+        return Store.open(found, group_commit=group_commit)
+    try:
+        from twenty48.store.postgres import PostgresBackend
+    except ImportError as exc:
+        raise StoreError(
+            f"PostgreSQL needs psycopg: pip install 'twenty48[postgres]' ({exc.name} is missing)"
+        ) from None
+    return Store(PostgresBackend.open(found))
+
+
+def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
+    """Run the missing migrations on the database at ``location`` (creating it if it is an SQLite
+    file that does not exist yet); returns the (old, new) schema version."""
+    from twenty48.store import schema
+    from twenty48.store.games import Store
+
+    found = parse_location(location)
+    if isinstance(found, str):
+        from twenty48.store.postgres import PostgresBackend
+
+        backend = PostgresBackend.open(found)
+        backend.close()
+        return backend.migrated
+    before = 0
+    if found.is_file():
+        with sqlite3.connect(f"file:{found}?mode=ro", uri=True) as db:
+            before = schema.check(db, found)
+    Store.open(found).close()
+    return before, len(schema.MIGRATIONS)

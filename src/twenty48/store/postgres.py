@@ -1,0 +1,174 @@
+"""The PostgreSQL backend: one database server, shared by any number of server processes.
+
+The statements are the SQLite backend's, written in the SQL both databases share and run through
+``twenty48.store.dialect``; this module holds only what differs:
+
+- **Locking.** A write transaction runs at ``READ COMMITTED`` and, before it reads a player's game
+  or current game, locks the player's row (``SELECT ... FOR UPDATE``). Every action of a player
+  therefore runs one at a time across all processes, and each statement after the lock sees what
+  the previous holder committed: the revision check then holds between processes as it holds
+  between SQLite connections. Only one row is locked per transaction, so two never deadlock.
+- **Reads** run in one ``REPEATABLE READ READ ONLY`` transaction: a game's row and its state come
+  from the same snapshot, so the cache never keeps a state under another revision.
+- **Durability.** ``synchronous_commit = on`` for every connection: ``COMMIT`` returns once the
+  commit is flushed to the server's write-ahead log, so ``flush`` has nothing left to do.
+- **Connections** come from a ``psycopg_pool`` pool that checks each one before lending it, so a
+  server restart costs the calls made while it is down (a clear ``StoreError``), not a stale
+  connection afterwards. Credentials come from the URL or the usual libpq ways (``PGPASSWORD``,
+  ``~/.pgpass``, ``PGSERVICE``); messages show the URL without its password.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from twenty48.store import dialect, postgres_schema
+from twenty48.store.backend import GameRow
+from twenty48.store.errors import StoreError
+from twenty48.store.location import redact
+from twenty48.store.sqlite import SQLiteConnection
+
+#: Seconds to wait for the server to accept a connection (libpq's ``connect_timeout``).
+CONNECT_TIMEOUT_S = 5
+#: Seconds a call waits for a working connection before it fails (the server is down).
+POOL_TIMEOUT_S = 5.0
+#: A statement running longer than this is cancelled (a lock held by a stuck process, say).
+STATEMENT_TIMEOUT_MS = 10_000
+#: The store serialises its calls, so one connection does the work; a second covers a reconnect.
+POOL_SIZE = 2
+
+
+class PostgresConnection(SQLiteConnection):
+    """The ``Connection`` primitives on PostgreSQL: the shared statements, plus the player's row
+    lock in a write transaction."""
+
+    def __init__(self, db: dialect.PostgresSQL, writing: bool) -> None:
+        super().__init__(db)  # type: ignore[arg-type]  # the sqlite3 methods the statements use
+        self._writing = writing
+        self._locked: set[int] = set()
+
+    def current_game_id(self, player_id: int) -> int | None:
+        self._lock(player_id)
+        return super().current_game_id(player_id)
+
+    def game(self, player_id: int, game_id: int) -> GameRow | None:
+        self._lock(player_id)
+        return super().game(player_id, game_id)
+
+    def _lock(self, player_id: int) -> None:
+        # A statement of its own: at READ COMMITTED the statements after it take a new snapshot,
+        # which holds whatever the lock's previous holder committed.
+        if self._writing and player_id not in self._locked:
+            self._db.execute("SELECT 1 FROM players WHERE id = ? FOR UPDATE", (player_id,))
+            self._locked.add(player_id)
+
+
+class PostgresBackend:
+    """A twenty48 database on a PostgreSQL server."""
+
+    def __init__(self, pool: ConnectionPool, location: str, migrated: tuple[int, int]) -> None:
+        self._pool = pool
+        self.location = location
+        #: The schema versions before and after opening ran the missing migrations.
+        self.migrated = migrated
+
+    @classmethod
+    def open(cls, url: str) -> PostgresBackend:
+        """Connect to the database ``url`` names and run the missing migrations. Raises
+        ``StoreError`` with one line when the server cannot be reached or refuses the credentials,
+        and ``StoreUnreadableError`` for a database that is not a twenty48 one or is newer."""
+        location = redact(url)
+        conninfo = connection_info(url)
+        try:
+            # One connection of its own first: a wrong password or an unknown database reads as
+            # libpq says it, where a pool would only report a timeout.
+            with psycopg.connect(conninfo, autocommit=True) as conn:
+                _configure(conn)
+                migrated = postgres_schema.migrate(dialect.PostgresSQL(conn), location)
+        except psycopg.Error as exc:
+            raise unreachable(exc, location) from None
+        pool = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True},
+            configure=_configure,
+            check=ConnectionPool.check_connection,
+            timeout=POOL_TIMEOUT_S,
+            name="twenty48",
+            open=True,
+        )
+        return cls(pool, location, migrated)
+
+    @contextmanager
+    def read(self) -> Iterator[PostgresConnection]:
+        with self._connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield PostgresConnection(dialect.PostgresSQL(conn), writing=False)
+
+    @contextmanager
+    def write(self) -> Iterator[PostgresConnection]:
+        with self._connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            yield PostgresConnection(dialect.PostgresSQL(conn), writing=True)
+
+    def flush(self) -> None:
+        """Nothing to do: each commit was durable when it returned (``synchronous_commit = on``)."""
+
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the server answers now."""
+        with self._connection() as conn:
+            conn.execute("SELECT 1")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection whose transaction (if the block opens one) commits when the block
+        ends and rolls back if it raises; psycopg's errors leave as ``StoreError``."""
+        try:
+            with self._pool.connection() as conn:
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE and not conn.broken:
+                        conn.execute("ROLLBACK")
+                    raise
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("COMMIT")
+        except PoolTimeout:
+            raise StoreError(
+                f"the database {self.location} cannot be reached (no connection within {POOL_TIMEOUT_S:g} s)"
+            ) from None
+        except psycopg.Error as exc:
+            raise unreachable(exc, self.location) from exc
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    dialect.configure(conn)
+    # Set on the session, not in the URL, so that a URL's own options are left as they are.
+    conn.execute("SET synchronous_commit = on")
+    conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+
+
+def connection_info(url: str) -> str:
+    """``url`` with a connect timeout and an application name unless it sets its own."""
+    params = conninfo_to_dict(url)
+    params.setdefault("connect_timeout", str(CONNECT_TIMEOUT_S))
+    params.setdefault("application_name", "twenty48")
+    return make_conninfo(**params)
+
+
+def unreachable(exc: psycopg.Error, location: str) -> StoreError:
+    """One line for what went wrong (libpq's messages span several and may be indented)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreError(f"the database {location} cannot be used: {text}")
+    return StoreError(f"the database {location} failed: {text}")

@@ -1,0 +1,33 @@
+"""The server's limits on what one player, or all of them, may make it do: settings of ``2048 serve``.
+
+The per-player ones (new games a minute, one hint in flight) are kept in the database
+(``twenty48.store.limits``), so they hold across every server process on it (``--workers N``, or
+servers on several machines). The hint queue is per process: it bounds that process's solver, which
+takes every core of its machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Games one player may start through ``POST /api/games`` in a minute (a burst of as many, then
+#: one every 60/N s). A person starts a few; a script looping on it grew the database by 33 MB in 50 s.
+NEW_GAMES_PER_MINUTE = 30
+#: Hints being computed or waiting in one server process, over all players. One runs at a time (each
+#: may take every core for up to 5 s), so a longer queue only makes its last client wait longer.
+HINT_QUEUE = 4
+#: Seconds a hint lease outlasts the longest a hint can take (the store's calls around it, a slow event loop).
+HINT_LEASE_MARGIN_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """``2048 serve --new-games-per-minute`` and ``--hint-queue``."""
+
+    new_games_per_minute: int = NEW_GAMES_PER_MINUTE
+    hint_queue: int = HINT_QUEUE
+
+    def hint_lease_s(self, longest_hint_s: float) -> float:
+        """How long a player's hint lease lasts: as long as a hint may wait behind a full queue and
+        then run, and a margin; a process killed mid-hint blocks its player that long at most."""
+        return (self.hint_queue + 1) * longest_hint_s + HINT_LEASE_MARGIN_S

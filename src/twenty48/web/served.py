@@ -1,0 +1,52 @@
+"""The app of one process of ``2048 serve --workers N``: built by uvicorn in each worker process
+from what the parent put in the environment (the workers are started, not forked)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+
+from fastapi import FastAPI
+
+#: The import string uvicorn calls in each worker.
+APP_FACTORY = "twenty48.web.served:app_from_environment"
+#: The database URL the parent was given.
+DB_VARIABLE = "TWENTY48_SERVE_DB"
+#: The Host names to answer (comma-separated), empty for any.
+HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
+#: ``--new-games-per-minute`` and ``--hint-queue``, comma-separated.
+LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
+
+#: This worker's app, for its server's shutdown (``stop_hints_here``).
+_app: FastAPI | None = None
+
+
+def app_from_environment() -> FastAPI:
+    from twenty48.commands.serve import _warm_solver, tune_garbage_collector
+    from twenty48.store import open_store
+    from twenty48.web import create_app
+    from twenty48.web.limits import Limits
+
+    store = open_store(os.environ[DB_VARIABLE], group_commit=True)
+    atexit.register(store.close)
+    hosts = os.environ.get(HOSTS_VARIABLE, "")
+    new_games, hint_queue = (int(n) for n in os.environ[LIMITS_VARIABLE].split(","))
+    app = create_app(
+        store,
+        allowed_hosts=frozenset(hosts.split(",")) if hosts else None,
+        limits=Limits(new_games_per_minute=new_games, hint_queue=hint_queue),
+    )
+    global _app
+    _app = app
+    tune_garbage_collector()
+    threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
+    return app
+
+
+def stop_hints_here() -> None:
+    """Stop this worker's hints (its server is shutting down)."""
+    from twenty48.web.app import stop_hints
+
+    if _app is not None:
+        stop_hints(_app)

@@ -1,0 +1,73 @@
+"""uvicorn as ``2048 serve`` runs it, in one process or in each process of ``--workers N``.
+
+Both run the same setup: the guarded HTTP protocol (caps on request heads), no access log, a
+5-second grace period, the trusted proxies of ``--forwarded-allow-ips``, and a server that stops
+the hints as soon as shutdown begins (waiting hints are answered 503 at once, not cancelled with a
+traceback each when the grace period ends). uvicorn's supervisor builds each worker's server as a
+plain ``uvicorn.Server``; ``run_workers`` has it build this one instead.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import uvicorn
+from uvicorn.supervisors import Multiprocess, multiprocess
+
+
+def server_config(
+    app: Any, *, http: str | type, workers: int = 1, forwarded_allow_ips: str | None = None
+) -> uvicorn.Config:
+    """The one configuration: ``app`` is the app, or (with ``workers``) the import string of the
+    factory each worker calls; ``http`` the protocol (``twenty48.commands.serve.HTTP_PROTOCOL``).
+    ``X-Forwarded-For`` and ``-Proto`` are believed only from the addresses (or networks, or ``*``)
+    of ``forwarded_allow_ips``, as uvicorn names them (None: ``$FORWARDED_ALLOW_IPS``, else
+    127.0.0.1, uvicorn's default)."""
+    return uvicorn.Config(
+        app,
+        factory=isinstance(app, str),
+        workers=workers,
+        http=http,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
+
+
+class QuietServer(uvicorn.Server):
+    """uvicorn's server, calling ``on_shutdown`` when shutdown begins."""
+
+    def __init__(self, config: uvicorn.Config, on_shutdown: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_shutdown = on_shutdown
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._on_shutdown()
+        await super().shutdown(sockets)
+
+
+class _WorkerProcess(multiprocess.Process):
+    """A worker of uvicorn's supervisor whose server is a ``QuietServer``; pickled into the new
+    process, where ``server`` is first used."""
+
+    @property
+    def server(self) -> uvicorn.Server:
+        if self._server is None:
+            from twenty48.web import served
+
+            self._server = QuietServer(self.config, on_shutdown=served.stop_hints_here)
+        return self._server
+
+
+def run_workers(config: uvicorn.Config, sock: socket.socket) -> None:
+    """``config.workers`` processes on ``sock``, restarted when one dies, until SIGINT/SIGTERM."""
+    sock.set_inheritable(True)
+    # The supervisor names its worker class as a module global; replaced only while it runs, in
+    # this parent process (which runs nothing else).
+    with mock.patch.object(multiprocess, "Process", _WorkerProcess):
+        Multiprocess(config, sockets=[sock]).run()

@@ -1,0 +1,309 @@
+"""Several ``serve`` processes on one PostgreSQL database, and the database going away under load.
+
+Real processes (``python -m twenty48 serve``), real HTTP, a real server (conftest's
+``postgres_server``): interleaved moves from two servers on one game, a server killed with
+SIGKILL mid-load, the database restarted mid-load. After each, the stored actions replay to the
+stored board and every acknowledged move is among them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from twenty48.game import Game
+from twenty48.rules import Board
+from twenty48.store import open_store
+
+pytestmark = pytest.mark.slow
+
+
+class Server:
+    def __init__(self, url: str, *extra: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "twenty48", "serve", "--port", "0", "--db", url, "--no-browser", *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert " at http://" in line, line + self.process.stderr.read()  # type: ignore[union-attr]
+        self.base = line.split(" at ", 1)[1].split(" ", 1)[0].rstrip("/")
+
+    def client(self, cookies: httpx.Cookies | None = None) -> httpx.Client:
+        return httpx.Client(base_url=self.base, cookies=cookies, timeout=20)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture
+def servers(postgres_url: str) -> Iterator[list[Server]]:
+    started = [Server(postgres_url), Server(postgres_url)]
+    yield started
+    for server in started:
+        server.stop()
+
+
+def assert_replays(url: str, player_id: int, game_id: int) -> Game:
+    """The stored actions, replayed from the seed and start, give the stored board."""
+    with open_store(url) as store:
+        game = store.load_game(player_id, game_id)
+    replayed = Game.replay(game.seed, [str(a) for a in game.actions], game.variant.name, game.start)
+    assert (replayed.board, replayed.score) == (game.board, game.score)
+    return game
+
+
+def move(client: httpx.Client, state: dict) -> httpx.Response:
+    """A legal move of ``state``'s board, conditional on its revision."""
+    legal = Board.from_rows(state["board"]).legal_moves()
+    direction = legal[0].value if legal else "left"
+    return client.post(
+        f"/api/games/{state['id']}/move", json={"direction": direction, "revision": state["revision"]}
+    )
+
+
+def test_two_servers_interleave_moves_on_one_game_like_two_tabs(servers: list[Server], postgres_url: str):
+    a = servers[0].client()
+    first = a.get("/api/game").json()
+    b = servers[1].client(a.cookies)
+    assert b.get("/api/game").json()["id"] == first["id"]
+    accepted = 0
+    state = first
+    for _ in range(15):
+        # Both servers are sent the same revision at once: exactly one may apply its move.
+        answers: list[httpx.Response] = []
+        threads = [
+            threading.Thread(target=lambda c=c, seen=state, out=answers: out.append(move(c, seen)))
+            for c in (a, b)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        statuses = sorted(r.status_code for r in answers)
+        changed = [r for r in answers if r.status_code == 200 and r.json()["changed"]]
+        assert statuses in ([200, 409], [200, 200]), statuses
+        if statuses == [200, 409]:
+            stale = next(r for r in answers if r.status_code == 409).json()
+            assert stale["error"] == "stale_revision"
+        # Two 200s only for a move that changes nothing; never two changes from one revision.
+        assert len(changed) <= 1
+        accepted += len(changed)
+        # Each server answers from the database's revision, not from a cached copy of its own.
+        state = b.get(f"/api/games/{first['id']}").json()
+        assert a.get(f"/api/games/{first['id']}").json() == state
+        if state["over"]:
+            break
+    assert state["revision"] == accepted > 0
+    game = assert_replays(postgres_url, 1, first["id"])
+    assert game.moves == accepted
+
+
+def play(server: Server, stop: threading.Event, acknowledged: list[tuple[int, int, int]]) -> None:
+    """Play new players' games until ``stop``; note (game id, revision, moves) of each accepted move."""
+    client = server.client()
+    state = client.get("/api/game").json()
+    while not stop.is_set():
+        try:
+            answer = move(client, state)
+        except httpx.HTTPError:
+            return  # the server is gone: nothing was acknowledged
+        if answer.status_code != 200:
+            return
+        body = answer.json()
+        if body["changed"]:
+            state = body["state"] if "state" in body else client.get(f"/api/games/{state['id']}").json()
+            acknowledged.append((state["id"], state["revision"], state["moves"]))
+        if state["over"] or not body["changed"]:
+            state = client.post("/api/games", json={}).json()
+
+
+def test_sigkill_of_one_server_mid_load_loses_no_acknowledged_move(servers: list[Server], postgres_url: str):
+    stop = threading.Event()
+    acked: dict[int, list[tuple[int, int, int]]] = {0: [], 1: []}
+    threads = [
+        threading.Thread(target=play, args=(servers[i % 2], stop, acked[i % 2]), daemon=True)
+        for i in range(4)
+    ]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 20
+    while len(acked[0]) < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    servers[0].process.send_signal(signal.SIGKILL)
+    servers[0].process.wait(10)
+    # The other server goes on serving.
+    time.sleep(0.5)
+    before = len(acked[1])
+    time.sleep(1)
+    stop.set()
+    for t in threads:
+        t.join(20)
+    assert len(acked[1]) > before
+    assert len(acked[0]) >= 40
+    check_acknowledged(postgres_url, acked[0] + acked[1])
+
+
+def check_acknowledged(url: str, acknowledged: list[tuple[int, int, int]]) -> None:
+    latest: dict[int, tuple[int, int]] = {}
+    for game_id, revision, moves in acknowledged:
+        latest[game_id] = max(latest.get(game_id, (0, 0)), (revision, moves))
+    with open_store(url) as store:
+        owners = {s.id: p for p in range(1, 10) for s in _games(store, p)}
+    for game_id, (revision, moves) in latest.items():
+        game = assert_replays(url, owners[game_id], game_id)
+        assert game.moves >= moves
+        with open_store(url) as store:
+            assert store.get_game(owners[game_id], game_id).revision >= revision
+
+
+def _games(store, player_id: int):
+    try:
+        return store.games(player_id, limit=1000)
+    except LookupError:
+        return []
+
+
+def test_the_database_restarted_mid_load_gives_clear_errors_then_recovers(
+    postgres_server, postgres_url: str
+) -> None:
+    server = Server(postgres_url)
+    try:
+        client = server.client()
+        assert client.get("/healthz").status_code == 200
+        state = client.get("/api/game").json()
+        acknowledged: list[tuple[int, int, int]] = []
+        errors: list[dict] = []
+
+        def step() -> None:
+            nonlocal state
+            answer = move(client, state)
+            if answer.status_code == 200 and answer.json()["changed"]:
+                state = client.get(f"/api/games/{state['id']}").json()
+                acknowledged.append((state["id"], state["revision"], state["moves"]))
+            elif answer.status_code != 200:
+                errors.append(answer.json())
+                state = client.get(f"/api/games/{state['id']}").json() if answer.status_code == 409 else state
+            if state["over"] or (answer.status_code == 200 and not answer.json()["changed"]):
+                state = client.post("/api/games", json={}).json()
+
+        for _ in range(10):
+            step()
+        postgres_server.restart()
+        # The first call after the restart may find a dead connection: a clear 503, never a 500.
+        for _ in range(3):
+            with contextlib.suppress(httpx.HTTPError):
+                step()
+        deadline = time.monotonic() + 20
+        while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        count = len(acknowledged)
+        for _ in range(10):
+            step()
+        assert len(acknowledged) > count, errors
+        for error in errors:
+            assert error["error"] in ("store_unavailable", "stale_revision"), error
+            assert "Traceback" not in error.get("detail", "")
+        check_acknowledged(postgres_url, acknowledged)
+    finally:
+        server.stop()
+
+
+def test_workers_above_one_need_postgresql(tmp_path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "twenty48", "serve", "--db", str(tmp_path / "x.db"), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--workers above 1 needs a PostgreSQL database" in result.stderr
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_serve_with_workers_answers_from_several_processes(postgres_url: str) -> None:
+    server = Server(postgres_url, "--workers", "2")
+    try:
+        client = server.client()
+        deadline = time.monotonic() + 30
+        while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        state = client.get("/api/game").json()
+        for _ in range(5):
+            answer = move(client, state)
+            assert answer.status_code == 200
+            state = client.get(f"/api/games/{state['id']}").json()
+        children = subprocess.run(
+            ["pgrep", "-P", str(server.process.pid)], capture_output=True, text=True
+        ).stdout.split()
+        assert len(children) >= 2
+    finally:
+        server.stop()
+
+
+#: A crowded position: a hint on it uses most of its budget (see tests/test_web_hostile.py).
+CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
+
+
+def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
+    """Each worker caps request heads, marks the cookie Secure behind a trusted HTTPS proxy, and
+    stops its hints at once on shutdown, as single-process ``serve`` does."""
+    server = Server(
+        postgres_url, "--workers", "2", "--hint-queue", "20", "--forwarded-allow-ips", "127.0.0.1"
+    )
+    errors: list[str] = []
+    threading.Thread(target=lambda: errors.extend(server.process.stderr), daemon=True).start()  # type: ignore[arg-type]
+    try:
+        client = server.client()
+        deadline = time.monotonic() + 30
+        while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        huge = client.get("/api/best", headers={"X-Padding": "x" * 20_000})
+        assert huge.status_code == 431
+        secure = httpx.get(server.base + "/api/best", headers={"X-Forwarded-Proto": "https"}, timeout=10)
+        assert "; Secure" in secure.headers["set-cookie"]
+        assert "Secure" not in httpx.get(server.base + "/api/best", timeout=10).headers["set-cookie"]
+        players = []
+        for _ in range(6):
+            token = httpx.get(server.base + "/api/game", timeout=10).cookies["twenty48_player"]
+            with open_store(postgres_url) as store:
+                game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1))
+            players.append((token, game.id))
+        answers: list[int] = []
+
+        def hint(token: str, game_id: int) -> None:
+            url = f"{server.base}/api/games/{game_id}/hint?time_ms=5000"
+            answers.append(httpx.get(url, cookies={"twenty48_player": token}, timeout=30).status_code)
+
+        threads = [threading.Thread(target=hint, args=p) for p in players]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(20)
+        stopped = time.monotonic() - started
+        for thread in threads:
+            thread.join(10)
+    finally:
+        server.stop()
+    # Two processes each compute at most one hint: the others were waiting, and answered 503 at once.
+    assert stopped < 4, f"took {stopped:.1f} s to stop"
+    assert len(answers) == 6 and answers.count(503) >= 4 and set(answers) <= {200, 503}, answers
+    assert not any("Traceback" in line or "CancelledError" in line for line in errors), errors

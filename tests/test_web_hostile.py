@@ -1,0 +1,222 @@
+"""Hostile clients against the real server (`2048 serve` as a subprocess, raw sockets where httpx
+would be too polite): huge request heads, hints that pile up or hang up, shutdown, bind addresses."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from twenty48.game import Game
+from twenty48.rules import Board
+from twenty48.store import Store
+from twenty48.web.guard import CSP
+from twenty48.web.protocol import MAX_HEAD
+
+START_TIMEOUT = 30
+
+
+@contextmanager
+def server(db: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
+    """`2048 serve` with ``args``; yields the process, its printed URL and its stderr lines so far."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "twenty48", "serve", "--port", "0", "--db", str(db), "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    errors: list[str] = []
+    threading.Thread(target=lambda: errors.extend(process.stderr), daemon=True).start()
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(START_TIMEOUT)
+    try:
+        if not lines or not lines[0]:
+            raise AssertionError(f"server did not start: {errors}")
+        yield process, lines[0].split(" at ", 1)[1].split(" ", 1)[0].rstrip("/"), errors
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()
+
+
+def raw(url: str, request: bytes, chunk: int = 65536) -> bytes:
+    """Send ``request`` (in chunks, stopping if the server closes) and read the whole answer."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        try:
+            for start in range(0, len(request), chunk):
+                sock.sendall(request[start : start + chunk])
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused mid-way: the answer was sent before the close
+        answer = b""
+        try:
+            while data := sock.recv(65536):
+                answer += data
+        except ConnectionResetError:
+            pass
+    return answer
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def test_request_heads_are_capped(tmp_path: Path) -> None:
+    with server(tmp_path / "h.sqlite3") as (process, url, errors):
+        host = url.removeprefix("http://").encode()
+        ok = raw(
+            url,
+            b"GET /api/best HTTP/1.1\r\nHost: "
+            + host
+            + b"\r\nX-Pad: "
+            + b"a" * (MAX_HEAD - 200)
+            + b"\r\nConnection: close\r\n\r\n",
+        )
+        assert status_of(ok) == 200
+        for size in (MAX_HEAD + 100, 64 * 1024 * 1024):
+            big = b"GET / HTTP/1.1\r\nHost: " + host + b"\r\nX-Pad: " + b"a" * size + b"\r\n\r\n"
+            answer = raw(url, big)
+            assert status_of(answer) == 431, size
+            assert CSP.encode() in answer and b'"headers_too_large"' in answer
+        long_url = raw(url, b"GET /?" + b"q" * (MAX_HEAD + 10) + b" HTTP/1.1\r\nHost: " + host + b"\r\n\r\n")
+        assert status_of(long_url) == 414
+        garbage = raw(url, b"NOT HTTP AT ALL\r\n\r\n")
+        assert status_of(garbage) == 400 and CSP.encode() in garbage and b"nosniff" in garbage
+        # The server still answers everyone else.
+        assert httpx.get(url + "/api/best", timeout=10).status_code == 200
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=15)
+    assert sum("refused a request" in line for line in errors) == 4
+
+
+def _hint(url: str, game: int, token: str, ms: int) -> httpx.Response:
+    return httpx.get(
+        f"{url}/api/games/{game}/hint?time_ms={ms}", cookies={"twenty48_player": token}, timeout=30
+    )
+
+
+#: A crowded position: a hint on it uses most of its time budget (an open board is searched to
+#: the end in a few milliseconds, whatever the budget).
+CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
+
+
+def _player(url: str, db: Path, crowded: bool = True) -> tuple[str, int]:
+    """A new browser player (its cookie) and its current game, the crowded one if asked."""
+    answer = httpx.get(url + "/api/game", timeout=10)
+    token = answer.cookies["twenty48_player"]
+    if not crowded:
+        return token, answer.json()["id"]
+    with Store.open(db) as store:  # the server's database, opened beside it as the terminal does
+        return token, store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1)).id
+
+
+def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with server(db, "--hint-queue", "3") as (_, url, _errors):
+        players = [_player(url, db, crowded=i < 3) for i in range(4)] + [_player(url, db, crowded=False)]
+        assert _hint(url, players[4][1], players[4][0], 10).status_code == 200  # the solver is loaded
+        results: dict[int, httpx.Response] = {}
+        ended: dict[int, float] = {}
+
+        def ask(i: int, ms: int) -> None:
+            results[i] = _hint(url, players[i][1], players[i][0], ms)
+            ended[i] = time.perf_counter()
+
+        busy = threading.Thread(target=ask, args=(0, 3000))
+        busy.start()
+        time.sleep(0.3)
+        assert _hint(url, players[0][1], players[0][0], 10).status_code == 429  # one per player
+        # Two clients queue a long hint and hang up.
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        for token, game in players[1:3]:
+            request = f"GET /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            request += f"Cookie: twenty48_player={token}\r\n\r\n"
+            with socket.create_connection((host, int(port)), timeout=5) as sock:
+                sock.sendall(request.encode())
+                time.sleep(0.05)
+        time.sleep(0.2)
+        ask(4, 10)  # waits behind the running hint only: the two abandoned ones are skipped
+        busy.join()
+        assert results[0].status_code == 200 and results[4].status_code == 200
+        assert ended[4] - ended[0] < 1.0, "the abandoned hints were computed"
+        # A full queue answers 503 with Retry-After at once.
+        threads = [threading.Thread(target=ask, args=(i, 2000)) for i in range(3)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.3)
+        started = time.perf_counter()
+        full = _hint(url, players[3][1], players[3][0], 10)
+        assert time.perf_counter() - started < 1
+        assert full.status_code == 503 and full.json()["error"] == "hints_busy"
+        assert int(full.headers["retry-after"]) >= 1
+        for thread in threads:
+            thread.join()
+        assert sorted(results[i].status_code for i in range(3)) == [200, 200, 200]
+
+
+def test_shutdown_with_queued_hints_is_quiet_and_prompt(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with server(db, "--hint-queue", "20") as (process, url, errors):
+        players = [_player(url, db) for _ in range(10)]
+        assert _hint(url, players[0][1], players[0][0], 10).status_code == 200
+        answers: list[int] = []
+        threads = [
+            threading.Thread(target=lambda t=t, g=g: answers.append(_hint(url, g, t, 5000).status_code))
+            for t, g in players
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        started = time.perf_counter()
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=20)
+        stopped = time.perf_counter() - started
+        for thread in threads:
+            thread.join(10)
+    assert stopped < 3, f"took {stopped:.1f} s to stop"
+    assert len(answers) == 10 and answers.count(503) >= 9 and set(answers) <= {200, 503}
+    assert not any("Traceback" in line or "CancelledError" in line for line in errors), errors
+
+
+def test_a_loopback_address_answers_its_own_url(tmp_path: Path) -> None:
+    with server(tmp_path / "h.sqlite3", "--host", "127.0.0.2") as (_, url, errors):
+        assert url.startswith("http://127.0.0.2:")
+        assert httpx.get(url + "/api/best", timeout=10).status_code == 200
+        assert not any("warning" in line for line in errors)
+
+
+def test_binding_every_interface_warns_and_keeps_the_host_check(tmp_path: Path) -> None:
+    try:
+        probe = socket.socket()
+        probe.bind(("0.0.0.0", 0))
+        probe.close()
+    except OSError:
+        pytest.skip("cannot bind 0.0.0.0 here")
+    with server(tmp_path / "h.sqlite3", "--host", "0.0.0.0", "--allowed-host", "game.lan") as (
+        _,
+        url,
+        errors,
+    ):
+        port = url.rsplit(":", 1)[1]
+        assert httpx.get(url + "/api/best", timeout=10).status_code == 200
+        lan = httpx.get(url + "/api/best", headers={"Host": f"game.lan:{port}"}, timeout=10)
+        assert lan.status_code == 200
+        rebound = httpx.get(url + "/api/best", headers={"Host": f"rebound.example:{port}"}, timeout=10)
+        assert rebound.status_code == 421
+        time.sleep(0.2)
+    warnings = [line for line in errors if "warning" in line]
+    assert len(warnings) == 1
+    assert "reachable from the network" in warnings[0] and "--allowed-host" in warnings[0]
+    assert "game.lan" in warnings[0]

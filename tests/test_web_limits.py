@@ -1,0 +1,191 @@
+"""Hostile requests against the real app in-process: cross-site requests, what creates a player or a
+game, the new-game rate limit, HEAD and OPTIONS, strict ids and integral floats."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from twenty48.rules import Board
+from twenty48.store import Store
+from twenty48.web import create_app
+from twenty48.web.guard import CSP
+from twenty48.web.limits import Limits
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "web.sqlite3"
+
+
+@pytest.fixture
+def store(db: Path):
+    with Store.open(db) as s:
+        yield s
+
+
+@pytest.fixture
+def client(store: Store):
+    with TestClient(create_app(store, limits=Limits(new_games_per_minute=3))) as c:
+        yield c
+
+
+def rows(db: Path, table: str) -> int:
+    with sqlite3.connect(db) as check:
+        return check.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def play_one(client: TestClient, state: dict) -> dict:
+    direction = Board.from_rows(state["board"]).legal_moves()[0].value
+    answer = client.post(
+        f"/api/games/{state['id']}/move", json={"direction": direction, "revision": state["revision"]}
+    )
+    assert answer.status_code == 200
+    return answer.json()["state"]
+
+
+# ---- what creates state ---------------------------------------------------------------------------
+
+
+def test_reading_and_refused_requests_create_no_player(client: TestClient, db: Path) -> None:
+    for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/hint", "/api/games/1/replay"):
+        client.cookies.clear()
+        assert client.get(path).status_code in (200, 404), path
+    assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
+    assert client.get("/api/games").json()["games"] == []
+    client.cookies.clear()
+    assert client.post("/api/games", json={"variant": "hexagonal"}).status_code == 422
+    assert client.post("/api/games/1/move", json={"direction": "up", "revision": 0}).status_code == 404
+    assert rows(db, "players") == 0 and rows(db, "games") == 0
+
+
+def test_starting_games_without_playing_them_stores_one(client: TestClient, db: Path) -> None:
+    first = client.get("/api/game").json()
+    for _ in range(3):
+        again = client.post("/api/games").json()
+        assert again["id"] == first["id"]
+    assert client.get("/api/game").json() == again
+    assert rows(db, "players") == 1 and rows(db, "games") == 1
+
+
+def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> None:
+    state = client.get("/api/game").json()
+    for _ in range(3):
+        state = play_one(client, client.post("/api/games").json())
+    with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+        refused = client.post("/api/games")
+    assert refused.status_code == 429
+    assert (
+        refused.json()["error"] == "too_many_new_games" and "3 new games a minute" in refused.json()["detail"]
+    )
+    assert 1 <= int(refused.headers["retry-after"]) <= 20
+    assert refused.headers["content-security-policy"] == CSP
+    assert len([r for r in caplog.records if "too many" in r.getMessage()]) == 1
+    assert client.get("/api/game").json()["id"] == state["id"]  # nothing changed
+    client.cookies.clear()  # another player has a limit of its own
+    assert client.post("/api/games").status_code == 201
+
+
+def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:
+    # A second Store on the file is what a second server process holds: its counts are the app's.
+    state = client.get("/api/game").json()
+    with sqlite3.connect(db) as check:
+        (player,) = check.execute("SELECT id FROM players").fetchone()
+    with Store.open(db) as other:
+        assert other.take_new_game(player, per_minute=3) == 0.0
+        for _ in range(2):
+            state = play_one(client, client.post("/api/games").json())
+        assert client.post("/api/games").status_code == 429
+        lease = other.claim_hint(player, seconds=60)
+        assert lease is not None
+        busy = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+        assert (busy.status_code, busy.json()["error"]) == (429, "hint_in_progress")
+        other.release_hint(player, lease)
+    hinted = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    assert hinted.status_code == 200
+    # The route released its own lease: another process may now claim one.
+    with Store.open(db) as other:
+        assert other.claim_hint(player, seconds=60) is not None
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},  # another port of localhost: the cookie would go along
+        {"Origin": "https://elsewhere.example"},
+        {"Origin": "null"},
+    ],
+)
+def test_other_sites_pages_are_refused_before_anything_is_created(client, db, caplog, headers) -> None:
+    with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+        for method, path in (("GET", "/api/game"), ("POST", "/api/games"), ("GET", "/api/best")):
+            response = client.request(method, path, headers=headers)
+            assert response.status_code == 403, (method, path)
+            assert response.json()["error"] == "cross_site"
+    assert len(caplog.records) == 3
+    assert rows(db, "players") == 0
+    # The page itself may be linked from anywhere; its own requests are same-origin.
+    assert client.get("/", headers=headers).status_code == 200
+    own = {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"}
+    assert client.get("/api/game", headers=own).status_code == 200
+    assert client.get("/api/game", headers={"Origin": "http://testserver"}).status_code == 200
+    assert client.get("/api/game", headers={"Sec-Fetch-Site": "none"}).status_code == 200
+
+
+# ---- protocol slips -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/api/game", "/docs", "/static/app.js"])
+def test_head_answers_as_get_without_a_body(client: TestClient, path: str) -> None:
+    get = client.get(path)
+    head = client.head(path)
+    assert head.status_code == get.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-length"] == get.headers["content-length"]
+    assert head.headers["content-security-policy"] == CSP
+
+
+def test_options_and_405_name_every_method_of_the_path(client: TestClient) -> None:
+    options = client.options("/api/games")
+    assert options.status_code == 204
+    assert set(options.headers["allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
+    refused = client.delete("/api/games")
+    assert refused.status_code == 405 and refused.json()["error"] == "method_not_allowed"
+    assert set(refused.headers["allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
+    assert set(client.put("/api/games/1/move").headers["allow"].split(", ")) == {"OPTIONS", "POST"}
+
+
+@pytest.mark.parametrize("spelling", ["+1", "%201", "1.0", "1_0", "01x", "\u0661"])
+def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
+    game = client.get("/api/game").json()
+    assert game["id"] == 1
+    assert client.get("/api/games/1").status_code == 200
+    response = client.get(f"/api/games/{spelling}")
+    assert response.status_code == 422, spelling
+    assert client.get("/api/games", params={"limit": "+2"}).status_code == 422
+    assert client.get("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
+    parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
+    assert parameters[0]["schema"]["minimum"] == 1 and parameters[0]["schema"]["type"] == "integer"
+
+
+def test_integral_floats_are_integers(client: TestClient) -> None:
+    created = client.post("/api/games", json={"seed": 66750.0})
+    assert created.status_code == 201 and created.json()["seed"] == 66750
+    state = created.json()
+    direction = Board.from_rows(state["board"]).legal_moves()[0].value
+    moved = client.post(
+        f"/api/games/{state['id']}/move", json={"direction": direction, "revision": 1.0 * state["revision"]}
+    )
+    assert moved.status_code == 200
+    for seed in (66750.5, True, "66750", 1e300):
+        assert client.post("/api/games", json={"seed": seed}).status_code == 422, seed
+    # The schema still states the bounds (a validator placed before them would hide them).
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    seed_schema = schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]
+    assert (seed_schema["type"], seed_schema["minimum"]) == ("integer", 0)
+    assert schemas["ActionRequest"]["properties"]["revision"]["minimum"] == 0
