@@ -96,6 +96,8 @@ def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer)
     prepare(page, live_server, OPEN, variant="merge")
     assert page.text_content("#mode") == "モード: マージ2048"
     page.click("[data-lang=zh]")
+    # Chinese is fetched on this first switch; the links say so once the page speaks it.
+    page.wait_for_selector("[data-lang=zh][aria-pressed=true]")
     assert page.text_content("#mode") == "模式\uff1a合并 2048"  # a full-width colon
     page.click("#mode")
     assert page.text_content("#confirm legend") == "模式"

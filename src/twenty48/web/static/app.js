@@ -1,13 +1,12 @@
 // The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices, autoplay.js (loaded on first use) asks the solver.
+// choices, autoplay.js asks the solver, newgame.js holds the new-game dialog (both loaded on first use).
 
 import { Sound } from "./audio.js";
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
 import { bindKeys, bindSwipe } from "./input.js";
-import { bindNewGame } from "./newgame.js";
 import { ActionQueue } from "./queue.js";
 import { BoardView } from "./render.js";
 import { Settings } from "./settings.js";
@@ -20,7 +19,8 @@ const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: v
 const sound = new Sound(settings);
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
-// The solver's side (hint and auto-play) loads on first use: the first board does not need it.
+// The solver's side (hint and auto-play) and the new-game dialog load on first use (and are fetched
+// once the board is up): the first board needs neither.
 let solver = null;
 let loading = null;
 const withSolver = () =>
@@ -31,6 +31,9 @@ const auto = {
   hint: () => withSolver().then((s) => s.hint()),
   toggle: () => withSolver().then((s) => s.toggle()),
 };
+let dialog = null;
+const withDialog = () => (dialog ??= import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
+const newGame = () => withDialog().then((d) => d.request());
 
 // In Merge 2048 a swipe that starts on a tile moves only that tile (the one shown there when the
 // finger went down); one that starts on an empty cell or a gap moves the whole board.
@@ -51,13 +54,17 @@ function bind() {
     key: () => auto.stop(),
     move: (dir, repeat) => queue.move(dir, repeat),
     undo: (repeat) => queue.undo(repeat),
-    newGame: bindNewGame(queue, auto),
+    newGame,
   });
   bindSwipe($("frame"), byHand((dir, start) => queue.move(dir, false, tileUnder(start))));
   for (const button of document.querySelectorAll(".pad [data-dir]")) {
     button.addEventListener("click", byHand(() => queue.move(button.dataset.dir)));
   }
+  $("new").addEventListener("click", newGame);
+  $("mode").addEventListener("click", () => withDialog().then((d) => d.mode()));
+  // The banners' buttons are the player's choice already: no second question.
   $("again").addEventListener("click", () => queue.newGame());
+  $("win-new").addEventListener("click", () => queue.newGame());
   $("undo").addEventListener("click", byHand(() => queue.undo()));
   $("keep-going").addEventListener("click", () => queue.keepGoing());
   $("hint").addEventListener("click", () => auto.hint());
@@ -90,7 +97,9 @@ async function start() {
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
-  withSolver(); // fetched now that the board is up, so the first Hint or Auto-play answers at once
+  // Fetched now that the board is up, so the first Hint, Auto-play or New game answers at once.
+  withSolver();
+  withDialog();
   route();
 }
 

@@ -56,10 +56,6 @@ export class I18n {
     return text.replace(/\{(\w+)\}/g, (_, name) => vars[name]);
   }
 
-  number(value) {
-    return new Intl.NumberFormat(this.lang, { notation: "compact", maximumFractionDigits: 1 }).format(value);
-  }
-
   // Strings of a part of the page loaded later (views/strings.js), in the same shape as STRINGS.
   extend(strings) {
     for (const [lang, texts] of Object.entries(strings)) EXTRA[lang] = { ...EXTRA[lang], ...texts };

@@ -1,36 +1,53 @@
-// The new-game dialog and the buttons that open it. A new game keeps the mode unless the player
+// The new-game dialog. A new game keeps the mode unless the player
 // changes it in the dialog; the dialog asks first only when there is a game to lose.
 
 const $ = (id) => document.getElementById(id);
 
-// Returns what the N key does.
-export function bindNewGame(queue, auto) {
+const HTML = `
+<dialog id="confirm" aria-labelledby="confirm-title">
+  <h2 id="confirm-title" data-i18n="confirmTitle">Start a new game?</h2>
+  <p id="confirm-text" data-i18n="confirmText">The current game ends here and stays in your history.</p>
+  <fieldset class="modes">
+    <legend data-i18n="mode">Mode</legend>
+    <label><input type="radio" name="variant" value="classic" checked><span data-i18n="classic">Classic</span></label>
+    <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
+    <p class="note" data-i18n="mergeRules">New tiles grow with your largest tile; a swipe that starts on a tile moves only that tile.</p>
+  </fieldset>
+  <div class="row">
+    <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
+    <button id="confirm-yes" class="btn" data-i18n="newGame" autofocus>New game</button>
+  </div>
+</dialog>`;
+
+// What New game (the button and the N key) and the mode button do. Built on first use (app.js), as
+// the settings dialog is: the first board does not need it.
+export function newGameDialog(queue, auto, i18n) {
+  document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("confirm");
+  i18n.translate(dialog);
   const ask = (variant) => {
     for (const radio of dialog.querySelectorAll("[name=variant]")) radio.checked = radio.value === variant;
     $("confirm-text").hidden = !queue.inProgress;
     dialog.returnValue = "";
     dialog.showModal();
   };
-  const request = () => {
-    auto.set(false);
-    if (queue.inProgress) ask(queue.state.variant);
-    else queue.newGame();
-  };
-  $("new").addEventListener("click", request);
-  // The banner's button is the player's choice already: no second question.
-  $("win-new").addEventListener("click", () => queue.newGame());
-  // The mode button: the dialog on the current mode, its radio focused, so changing it is a choice
-  // the player makes (Enter alone does nothing there).
-  $("mode").addEventListener("click", () => {
-    auto.set(false);
-    ask(queue.state?.variant);
-    dialog.querySelector("[name=variant]:checked").focus();
-  });
   $("confirm-yes").addEventListener("click", () => dialog.close("yes"));
   $("confirm-no").addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "yes") queue.newGame(dialog.querySelector("[name=variant]:checked").value);
   });
-  return request;
+  return {
+    request() {
+      auto.set(false);
+      if (queue.inProgress) ask(queue.state.variant);
+      else queue.newGame();
+    },
+    // The dialog on the current mode, its radio focused, so changing it is a choice the player
+    // makes (Enter alone does nothing there).
+    mode() {
+      auto.set(false);
+      ask(queue.state?.variant);
+      dialog.querySelector("[name=variant]:checked").focus();
+    },
+  };
 }

@@ -10,10 +10,12 @@ const SPEEDS = [1, 2, 5, 10, 25]; // moves per second
 const DEFAULT_SPEED = 5;
 const LEAP = 100; // moves skipped by Page Up / Page Down
 
+// An empty board and its slide layer: BoardView fills the board with its own 16 cells.
 function boardParts(i18n) {
-  const board = element("div", { class: "board", role: "group", "aria-label": i18n.t("board") });
-  for (let i = 0; i < 16; i++) board.append(element("div", { class: "cell", role: "img", "data-value": "0" }));
-  return { board, fx: element("div", { class: "fx", "aria-hidden": "true" }), hints: element("div", { hidden: "" }) };
+  return {
+    board: element("div", { class: "board", role: "group", "aria-label": i18n.t("board") }),
+    fx: element("div", { class: "fx", "aria-hidden": "true" }),
+  };
 }
 
 function typing(target) {
@@ -52,8 +54,9 @@ export class ReplayView {
   build(gameId) {
     const parts = boardParts(this.i18n);
     const frame = element("div", { class: "frame replay-frame" });
-    frame.append(parts.board, parts.fx, parts.hints);
-    // BoardView finds its parts by the play board's ids; this board has its own and hands them over.
+    frame.append(parts.board, parts.fx);
+    // BoardView finds its board and slide layer by the play board's ids; this board hands over its
+    // own. The replay never shows a hint, so BoardView's hint row (the play view's) is never touched.
     this.view = new BoardView({ querySelector: (id) => parts[id.slice(1)] }, (value) =>
       value ? this.t("tile", { n: value }) : this.t("empty"),
     );

@@ -103,7 +103,8 @@ export class StatsView {
     });
     const recent = lineChart({
       values: stats.recent,
-      format: (v) => this.i18n.number(v),
+      // The chart's axis is narrow: 4.4K rather than 4,448.
+      format: (v) => new Intl.NumberFormat(this.i18n.lang, { notation: "compact", maximumFractionDigits: 1 }).format(v),
       text: { title: this.t("recentTitle", { n: stats.recent.length }), table: this.t("showTable"), label: this.t("gameCol"), value: this.t("score") },
     });
     return [figures, reach, this.firstReach(stats.first_reach, number), recent];
