@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from twenty48.fast.bitboard import (
     DOWN,
@@ -64,6 +65,9 @@ _ONES = np.uint64(0x1111111111111111)
 _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U3 = np.uint64(3)
+_U4 = np.uint64(4)
+_NIBBLE = np.uint64(0xF)
+_COLUMN = np.uint64(0x000F000F000F000F)
 _U16 = np.uint64(16)
 _U32 = np.uint64(32)
 _U48 = np.uint64(48)
@@ -99,6 +103,54 @@ def _has_32768(b: np.uint64) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _lines_with(s: float, v0: float, v1: float, v2: float, v3: float, k: np.uint64, x: float) -> float:
+    """``s + v0 + v1 + v2 + v3`` with ``v[k]`` replaced by ``x``, added in that order, without a
+    branch (which line a spawn changes is different from one spawn to the next)."""
+    return s + (x if k == 0 else v0) + (x if k == 1 else v1) + (x if k == 2 else v2) + (x if k == 3 else v3)
+
+
+@njit(cache=True, nogil=True)
+def _first_lines_with(v0: float, v1: float, v2: float, v3: float, k: np.uint64, x: float) -> float:
+    """``v0 + v1 + v2 + v3`` with ``v[k]`` replaced by ``x``, added in that order, without a branch."""
+    return (x if k == 0 else v0) + (x if k == 1 else v1) + (x if k == 2 else v2) + (x if k == 3 else v3)
+
+
+@njit(cache=True, nogil=True)
+def _rows(b: np.uint64, table: np.ndarray) -> float:
+    """The first half of ``_score``: the four rows of ``b``, added in order."""
+    return table[b & _ROW] + table[(b >> _U16) & _ROW] + table[(b >> _U32) & _ROW] + table[(b >> _U48) & _ROW]
+
+
+@njit(cache=True, nogil=True)
+def _plus_rows(s: float, b: np.uint64, table: np.ndarray) -> float:
+    """``s`` plus the four rows of ``b``, added in order: the second half of ``_score``."""
+    return (
+        s
+        + table[b & _ROW]
+        + table[(b >> _U16) & _ROW]
+        + table[(b >> _U32) & _ROW]
+        + table[(b >> _U48) & _ROW]
+    )
+
+
+@njit(cache=True, nogil=True)
+def _spread(line: np.uint64) -> np.uint64:
+    """A 16-bit line as column 0 of a board: nibble ``j`` to cell ``4 * j``, for ``transpose``'s
+    part in one line."""
+    return (
+        (line & _NIBBLE)
+        | ((line & np.uint64(0xF0)) << np.uint64(12))
+        | ((line & np.uint64(0xF00)) << np.uint64(24))
+        | ((line & np.uint64(0xF000)) << np.uint64(36))
+    )
+
+
+@njit(cache=True, nogil=True)
+def _leaf_lines(b: np.uint64, table: np.ndarray) -> tuple[float, float, float, float]:
+    return table[b & _ROW], table[(b >> _U16) & _ROW], table[(b >> _U32) & _ROW], table[(b >> _U48) & _ROW]
+
+
+@njit(cache=True, nogil=True)
 def chance_value(
     b: np.uint64,
     depth: int,
@@ -131,46 +183,102 @@ def chance_value(
         return evaluate(b, table)
     cprob /= empties
     big = _has_32768(b)
-    free = empty_mask(b)
+    bt = transpose(b)
+    # A spawn changes one row and one column, so every move of a spawned board is this board moved
+    # the same way with one line slid anew: four row lookups become one. The lines a spawn leaves
+    # alone keep their heuristic values as well; a leaf reads only the new ones and adds them all up
+    # in ``_score``'s order (rows, then columns), so every value is the same to the last bit.
+    left = map_rows(b, ROW_LEFT)
+    right = map_rows(b, ROW_RIGHT)
+    up_t = map_rows(bt, ROW_LEFT)
+    down_t = map_rows(bt, ROW_RIGHT)
+    # The same four boards in the other orientation; a spawn changes one column of each.
+    left_t = transpose(left)
+    right_t = transpose(right)
+    up = transpose(up_t)
+    down = transpose(down_t)
+    # Children that are leaves (all of them one round from the end): the value of each line of
+    # the board moved each way, rows for left and right, columns for up and down.
+    some_leaves = depth == 1 or cprob * 0.1 < threshold
+    l0 = l1 = l2 = l3 = r0 = r1 = r2 = r3 = u0 = u1 = u2 = u3 = d0 = d1 = d2 = d3 = 0.0
+    if some_leaves:
+        l0, l1, l2, l3 = _leaf_lines(left, table)
+        r0, r1, r2, r3 = _leaf_lines(right, table)
+        u0, u1, u2, u3 = _leaf_lines(up_t, table)
+        d0, d1, d2, d3 = _leaf_lines(down_t, table)
     total = 0.0
-    for i in range(16):
-        shift = np.uint64(4 * i)
-        if not (free >> shift) & _U1:
-            continue
+    free = empty_mask(b)
+    while free:
+        # Empty cells in ascending order, as the sum below must add them.
+        shift = np.uint64(trailing_zeros(free))
+        free &= free - _U1
+        row_index = shift >> _U4
+        col_index = (shift >> _U2) & _U3
+        row_shift = row_index << _U4
+        col_shift = col_index << _U4
+        keep_row = ~(_ROW << row_shift)
+        keep_col = ~(_ROW << col_shift)
+        # Column ``c`` of a board, as cells ``4 * j + c``: where a moved row ``r`` lands transposed.
+        keep_col_t = ~(_COLUMN << (row_index << _U2))
+        keep_row_t = ~(_COLUMN << (col_index << _U2))
+        shift_t = (col_index << _U4) | (row_index << _U2)
         for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
             spawned = b | (exponent << shift)
-            spawned_t = transpose(spawned)
+            spawned_t = bt | (exponent << shift_t)
+            row = (spawned >> row_shift) & _ROW
+            col = (spawned_t >> col_shift) & _ROW
             child_p = cprob * p
-            leaf = depth == 1 or child_p < threshold
+            # Up and down slide the columns, which are the rows of the transposed board.
+            line_up = np.uint64(ROW_LEFT[col])
+            line_down = np.uint64(ROW_RIGHT[col])
+            line_left = np.uint64(ROW_LEFT[row])
+            line_right = np.uint64(ROW_RIGHT[row])
+            moved_up_t = (up_t & keep_col) | (line_up << col_shift)
+            moved_down_t = (down_t & keep_col) | (line_down << col_shift)
+            moved_left = (left & keep_row) | (line_left << row_shift)
+            moved_right = (right & keep_row) | (line_right << row_shift)
+            moved_up = (up & keep_row_t) | (_spread(line_up) << (col_index << _U2))
+            moved_down = (down & keep_row_t) | (_spread(line_down) << (col_index << _U2))
+            moved_left_t = (left_t & keep_col_t) | (_spread(line_left) << (row_index << _U2))
+            moved_right_t = (right_t & keep_col_t) | (_spread(line_right) << (row_index << _U2))
             best = -np.inf
-            for d in range(4):
-                # Each child is computed in both orientations for one transpose: rows slide
-                # left/right on the board, columns slide up/down as rows of the transposed board.
-                if d == UP:
-                    moved_t = map_rows(spawned_t, ROW_LEFT)
-                    if moved_t == spawned_t:
-                        continue
-                    moved = transpose(moved_t)
-                elif d == DOWN:
-                    moved_t = map_rows(spawned_t, ROW_RIGHT)
-                    if moved_t == spawned_t:
-                        continue
-                    moved = transpose(moved_t)
-                else:
-                    moved = map_rows(spawned, ROW_LEFT if d == LEFT else ROW_RIGHT)
+            if (depth == 1 or child_p < threshold) and not big:
+                # Scoring all four moves and dropping the illegal ones costs less than the
+                # mispredicted branches that would skip them.
+                value = _lines_with(_rows(moved_up, table), u0, u1, u2, u3, col_index, table[line_up])
+                best = value if moved_up_t != spawned_t else best
+                value = _lines_with(_rows(moved_down, table), d0, d1, d2, d3, col_index, table[line_down])
+                best = value if moved_down_t != spawned_t and value > best else best
+                value = _plus_rows(
+                    _first_lines_with(l0, l1, l2, l3, row_index, table[line_left]), moved_left_t, table
+                )
+                best = value if moved_left != spawned and value > best else best
+                value = _plus_rows(
+                    _first_lines_with(r0, r1, r2, r3, row_index, table[line_right]), moved_right_t, table
+                )
+                best = value if moved_right != spawned and value > best else best
+            else:
+                for d in range(4):
+                    if d == UP:
+                        moved, moved_t = moved_up, moved_up_t
+                    elif d == DOWN:
+                        moved, moved_t = moved_down, moved_down_t
+                    elif d == LEFT:
+                        moved, moved_t = moved_left, moved_left_t
+                    else:
+                        moved, moved_t = moved_right, moved_right_t
                     if moved == spawned:
                         continue
-                    moved_t = transpose(moved)
-                if big and move_overflows(spawned, d):
-                    continue
-                if leaf:
-                    value = _score(moved, moved_t, table)
-                else:
-                    value = chance_value(
-                        moved, depth - 1, child_p, threshold, table, lost, tt, stamp, control
-                    )
-                if value > best:
-                    best = value
+                    if big and move_overflows(spawned, d):
+                        continue
+                    if depth == 1 or child_p < threshold:
+                        value = _score(moved, moved_t, table)
+                    else:
+                        value = chance_value(
+                            moved, depth - 1, child_p, threshold, table, lost, tt, stamp, control
+                        )
+                    if value > best:
+                        best = value
             if best == -np.inf:
                 best = lost
             total += p * best
