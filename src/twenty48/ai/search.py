@@ -39,6 +39,7 @@ from twenty48.fast.bitboard import (
     count_empty,
     empty_mask,
     map_rows,
+    move,
     move_overflows,
     transpose,
 )
@@ -75,7 +76,7 @@ _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 _DEPTH_MIX = np.uint64(0xD6E8FEB86659FD93)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _score(b: np.uint64, t: np.uint64, table: np.ndarray) -> float:
     """The heuristic from a board's rows (``b``) and its columns (``t``, the transposed board)."""
     return (
@@ -90,38 +91,37 @@ def _score(b: np.uint64, t: np.uint64, table: np.ndarray) -> float:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def evaluate(b: np.uint64, table: np.ndarray) -> float:
     """The heuristic value of a board: its four rows plus its four columns."""
     b = np.uint64(b)
     return _score(b, transpose(b), table)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _has_32768(b: np.uint64) -> bool:
     return (b & (b >> _U1) & (b >> _U2) & (b >> _U3) & _ONES) != 0
 
 
-@njit(cache=True, nogil=True)
-def _lines_with(s: float, v0: float, v1: float, v2: float, v3: float, k: np.uint64, x: float) -> float:
-    """``s + v0 + v1 + v2 + v3`` with ``v[k]`` replaced by ``x``, added in that order, without a
-    branch (which line a spawn changes is different from one spawn to the next)."""
-    return s + (x if k == 0 else v0) + (x if k == 1 else v1) + (x if k == 2 else v2) + (x if k == 3 else v3)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _spread(line: np.uint64) -> np.uint64:
+    """A 16-bit line as column 0 of a board (nibble ``j`` to cell ``4 * j``): a moved line's place
+    in the transposed board."""
+    return (
+        (line & _NIBBLE)
+        | ((line & np.uint64(0xF0)) << np.uint64(12))
+        | ((line & np.uint64(0xF00)) << np.uint64(24))
+        | ((line & np.uint64(0xF000)) << np.uint64(36))
+    )
 
 
-@njit(cache=True, nogil=True)
-def _first_lines_with(v0: float, v1: float, v2: float, v3: float, k: np.uint64, x: float) -> float:
-    """``v0 + v1 + v2 + v3`` with ``v[k]`` replaced by ``x``, added in that order, without a branch."""
-    return (x if k == 0 else v0) + (x if k == 1 else v1) + (x if k == 2 else v2) + (x if k == 3 else v3)
-
-
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _rows(b: np.uint64, table: np.ndarray) -> float:
     """The first half of ``_score``: the four rows of ``b``, added in order."""
     return table[b & _ROW] + table[(b >> _U16) & _ROW] + table[(b >> _U32) & _ROW] + table[(b >> _U48) & _ROW]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _plus_rows(s: float, b: np.uint64, table: np.ndarray) -> float:
     """``s`` plus the four rows of ``b``, added in order: the second half of ``_score``."""
     return (
@@ -133,24 +133,178 @@ def _plus_rows(s: float, b: np.uint64, table: np.ndarray) -> float:
     )
 
 
-@njit(cache=True, nogil=True)
-def _spread(line: np.uint64) -> np.uint64:
-    """A 16-bit line as column 0 of a board: nibble ``j`` to cell ``4 * j``, for ``transpose``'s
-    part in one line."""
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _plus_lines_with(s: float, v: tuple[float, float, float, float], k: np.uint64, x: float) -> float:
+    """``s + v[0] + v[1] + v[2] + v[3]`` with ``v[k]`` replaced by ``x``, added in that order, with
+    selects rather than branches (which line a spawn changes differs from one spawn to the next)."""
     return (
-        (line & _NIBBLE)
-        | ((line & np.uint64(0xF0)) << np.uint64(12))
-        | ((line & np.uint64(0xF00)) << np.uint64(24))
-        | ((line & np.uint64(0xF000)) << np.uint64(36))
+        s
+        + (x if k == 0 else v[0])
+        + (x if k == 1 else v[1])
+        + (x if k == 2 else v[2])
+        + (x if k == 3 else v[3])
     )
 
 
-@njit(cache=True, nogil=True)
-def _leaf_lines(b: np.uint64, table: np.ndarray) -> tuple[float, float, float, float]:
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _split_lines(v: tuple[float, float, float, float], k: np.uint64) -> tuple[float, float, float, float]:
+    """``(p, a, b, c)`` such that ``p + x + a + b + c``, added in that order, is exactly ``v[0] + v[1]
+    + v[2] + v[3]`` with ``v[k]`` replaced by ``x``: ``p`` adds up the lines before ``k``, and -0.0,
+    which adds nothing to any float, fills the places that have no line (0.0 would turn a -0.0 into
+    0.0)."""
+    z = -0.0
+    if k == 0:
+        return z, v[1], v[2], v[3]
+    if k == 1:
+        return v[0], v[2], v[3], z
+    if k == 2:
+        return v[0] + v[1], v[3], z, z
+    return v[0] + v[1] + v[2], z, z, z
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _line_values(b: np.uint64, table: np.ndarray) -> tuple[float, float, float, float]:
     return table[b & _ROW], table[(b >> _U16) & _ROW], table[(b >> _U32) & _ROW], table[(b >> _U48) & _ROW]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _enter(
+    b: np.uint64, depth: int, tt: np.ndarray, stamp: int, control: np.ndarray
+) -> tuple[bool, float, int]:
+    """A chance node's bookkeeping: count it, or stop the search once it may not go on; then look it
+    up. ``(done, value, slot)``: ``done`` with its value when stopped or found in the table."""
+    if control[STOP] or control[NODES] >= control[LIMIT]:
+        control[STOP] = 1
+        return True, 0.0, 0
+    control[NODES] += 1
+    if tt.shape[0] == 0:
+        return False, 0.0, 0
+    mixed = (b ^ (np.uint64(depth) * _DEPTH_MIX)) * _HASH_MUL
+    slot = np.int64(mixed >> np.uint64(32)) & (tt.shape[0] - 1)
+    entry = tt[slot]
+    if entry.stamp == stamp and entry.key == b and entry.depth == depth:
+        return True, entry.value, slot
+    return False, 0.0, slot
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _leave(b: np.uint64, depth: int, value: float, tt: np.ndarray, stamp: int, slot: int) -> float:
+    if tt.shape[0] > 0:
+        tt[slot].key = b
+        tt[slot].value = value
+        tt[slot].stamp = stamp
+        tt[slot].depth = depth
+    return value
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _last_round(
+    b: np.uint64, table: np.ndarray, lost: float, tt: np.ndarray, stamp: int, control: np.ndarray
+) -> float:
+    """``chance_value`` with one round left: every child is a leaf, whatever its probability.
+
+    A spawn changes one row and one column, so each move of a spawned board is this board moved the
+    same way with one line slid anew (one row lookup instead of four), and the lines a spawn leaves
+    alone keep their heuristic values: a leaf reads only its new lines' values and adds them all up
+    in ``_score``'s order (rows, then columns), so every value is the same to the last bit."""
+    done, value, slot = _enter(b, 1, tt, stamp, control)
+    if done:
+        return value
+    empties = count_empty(b)
+    if empties == 0:
+        # Not stored: a full board is no work to score again.
+        return evaluate(b, table)
+    if _has_32768(b):
+        # Rare enough to take the plain path, which leaves out moves that would make a 65536.
+        return _leave(b, 1, _plain_last_round(b, empties, table, lost), tt, stamp, slot)
+    bt = transpose(b)
+    left = map_rows(b, ROW_LEFT)
+    right = map_rows(b, ROW_RIGHT)
+    up_t = map_rows(bt, ROW_LEFT)
+    down_t = map_rows(bt, ROW_RIGHT)
+    left_t = transpose(left)
+    right_t = transpose(right)
+    up = transpose(up_t)
+    down = transpose(down_t)
+    # The line values of each moved board: rows for left and right, columns for up and down.
+    lv = _line_values(left, table)
+    rv = _line_values(right, table)
+    uv = _line_values(up_t, table)
+    dv = _line_values(down_t, table)
+    total = 0.0
+    free = empty_mask(b)
+    while free:
+        # The empty cells in ascending order, the order their values are added up in.
+        shift = np.uint64(trailing_zeros(free))
+        free &= free - _U1
+        r = shift >> _U4
+        c = (shift >> _U2) & _U3
+        row_shift = r << _U4
+        col_shift = c << _U4
+        keep_row = ~(_ROW << row_shift)
+        keep_col = ~(_ROW << col_shift)
+        # Row r of a board is its column r transposed, spread over cells 4 * j + r.
+        keep_row_t = ~(_COLUMN << (r << _U2))
+        keep_col_t = ~(_COLUMN << (c << _U2))
+        shift_t = (c << _U4) | (r << _U2)
+        lp, la, lb, lc = _split_lines(lv, r)
+        rp, ra, rb, rc = _split_lines(rv, r)
+        for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
+            spawned = b | (exponent << shift)
+            spawned_t = bt | (exponent << shift_t)
+            row = (spawned >> row_shift) & _ROW
+            col = (spawned_t >> col_shift) & _ROW
+            # Up and down slide the columns, which are the rows of the transposed board.
+            line = np.uint64(ROW_LEFT[col])
+            moved_t = (up_t & keep_col) | (line << col_shift)
+            value = _plus_lines_with(
+                _rows((up & keep_col_t) | (_spread(line) << (c << _U2)), table), uv, c, table[line]
+            )
+            # Scoring all four moves and dropping the illegal ones costs less than the mispredicted
+            # branches that would skip them.
+            best = value if moved_t != spawned_t else -np.inf
+            line = np.uint64(ROW_RIGHT[col])
+            moved_t = (down_t & keep_col) | (line << col_shift)
+            value = _plus_lines_with(
+                _rows((down & keep_col_t) | (_spread(line) << (c << _U2)), table), dv, c, table[line]
+            )
+            best = value if moved_t != spawned_t and value > best else best
+            line = np.uint64(ROW_LEFT[row])
+            moved = (left & keep_row) | (line << row_shift)
+            value = _plus_rows(
+                lp + table[line] + la + lb + lc, (left_t & keep_row_t) | (_spread(line) << (r << _U2)), table
+            )
+            best = value if moved != spawned and value > best else best
+            line = np.uint64(ROW_RIGHT[row])
+            moved = (right & keep_row) | (line << row_shift)
+            value = _plus_rows(
+                rp + table[line] + ra + rb + rc, (right_t & keep_row_t) | (_spread(line) << (r << _U2)), table
+            )
+            best = value if moved != spawned and value > best else best
+            total += p * (lost if best == -np.inf else best)
+    return _leave(b, 1, total / empties, tt, stamp, slot)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _plain_last_round(b: np.uint64, empties: int, table: np.ndarray, lost: float) -> float:
+    """The last round spawn by spawn and move by move, leaving out moves that would make a 65536."""
+    total = 0.0
+    free = empty_mask(b)
+    while free:
+        shift = np.uint64(trailing_zeros(free))
+        free &= free - _U1
+        for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
+            spawned = b | (exponent << shift)
+            best = -np.inf
+            for d in range(4):
+                moved = move(spawned, d)
+                if moved != spawned and not move_overflows(spawned, d):
+                    best = max(best, evaluate(moved, table))
+            total += p * (lost if best == -np.inf else best)
+    return total / empties
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def chance_value(
     b: np.uint64,
     depth: int,
@@ -166,126 +320,56 @@ def chance_value(
     b = np.uint64(b)
     if depth <= 0 or cprob < threshold:
         return evaluate(b, table)
-    if control[STOP] or control[NODES] >= control[LIMIT]:
-        control[STOP] = 1
-        return 0.0
-    control[NODES] += 1
-    use_tt = tt.shape[0] > 0
-    slot = 0
-    if use_tt:
-        mixed = (b ^ (np.uint64(depth) * _DEPTH_MIX)) * _HASH_MUL
-        slot = np.int64(mixed >> np.uint64(32)) & (tt.shape[0] - 1)
-        entry = tt[slot]
-        if entry.stamp == stamp and entry.key == b and entry.depth == depth:
-            return entry.value
+    if depth == 1:
+        return _last_round(b, table, lost, tt, stamp, control)
+    done, value, slot = _enter(b, depth, tt, stamp, control)
+    if done:
+        return value
     empties = count_empty(b)
     if empties == 0:
         return evaluate(b, table)
     cprob /= empties
     big = _has_32768(b)
-    bt = transpose(b)
-    # A spawn changes one row and one column, so every move of a spawned board is this board moved
-    # the same way with one line slid anew: four row lookups become one. The lines a spawn leaves
-    # alone keep their heuristic values as well; a leaf reads only the new ones and adds them all up
-    # in ``_score``'s order (rows, then columns), so every value is the same to the last bit.
-    left = map_rows(b, ROW_LEFT)
-    right = map_rows(b, ROW_RIGHT)
-    up_t = map_rows(bt, ROW_LEFT)
-    down_t = map_rows(bt, ROW_RIGHT)
-    # The same four boards in the other orientation; a spawn changes one column of each.
-    left_t = transpose(left)
-    right_t = transpose(right)
-    up = transpose(up_t)
-    down = transpose(down_t)
-    # Children that are leaves (all of them one round from the end): the value of each line of
-    # the board moved each way, rows for left and right, columns for up and down.
-    some_leaves = depth == 1 or cprob * 0.1 < threshold
-    l0 = l1 = l2 = l3 = r0 = r1 = r2 = r3 = u0 = u1 = u2 = u3 = d0 = d1 = d2 = d3 = 0.0
-    if some_leaves:
-        l0, l1, l2, l3 = _leaf_lines(left, table)
-        r0, r1, r2, r3 = _leaf_lines(right, table)
-        u0, u1, u2, u3 = _leaf_lines(up_t, table)
-        d0, d1, d2, d3 = _leaf_lines(down_t, table)
-    total = 0.0
     free = empty_mask(b)
+    total = 0.0
     while free:
-        # Empty cells in ascending order, as the sum below must add them.
+        # The empty cells in ascending order, the order their values are added up in.
         shift = np.uint64(trailing_zeros(free))
         free &= free - _U1
-        row_index = shift >> _U4
-        col_index = (shift >> _U2) & _U3
-        row_shift = row_index << _U4
-        col_shift = col_index << _U4
-        keep_row = ~(_ROW << row_shift)
-        keep_col = ~(_ROW << col_shift)
-        # Column ``c`` of a board, as cells ``4 * j + c``: where a moved row ``r`` lands transposed.
-        keep_col_t = ~(_COLUMN << (row_index << _U2))
-        keep_row_t = ~(_COLUMN << (col_index << _U2))
-        shift_t = (col_index << _U4) | (row_index << _U2)
         for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
             spawned = b | (exponent << shift)
-            spawned_t = bt | (exponent << shift_t)
-            row = (spawned >> row_shift) & _ROW
-            col = (spawned_t >> col_shift) & _ROW
+            spawned_t = transpose(spawned)
             child_p = cprob * p
-            # Up and down slide the columns, which are the rows of the transposed board.
-            line_up = np.uint64(ROW_LEFT[col])
-            line_down = np.uint64(ROW_RIGHT[col])
-            line_left = np.uint64(ROW_LEFT[row])
-            line_right = np.uint64(ROW_RIGHT[row])
-            moved_up_t = (up_t & keep_col) | (line_up << col_shift)
-            moved_down_t = (down_t & keep_col) | (line_down << col_shift)
-            moved_left = (left & keep_row) | (line_left << row_shift)
-            moved_right = (right & keep_row) | (line_right << row_shift)
-            moved_up = (up & keep_row_t) | (_spread(line_up) << (col_index << _U2))
-            moved_down = (down & keep_row_t) | (_spread(line_down) << (col_index << _U2))
-            moved_left_t = (left_t & keep_col_t) | (_spread(line_left) << (row_index << _U2))
-            moved_right_t = (right_t & keep_col_t) | (_spread(line_right) << (row_index << _U2))
             best = -np.inf
-            if (depth == 1 or child_p < threshold) and not big:
-                # Scoring all four moves and dropping the illegal ones costs less than the
-                # mispredicted branches that would skip them.
-                value = _lines_with(_rows(moved_up, table), u0, u1, u2, u3, col_index, table[line_up])
-                best = value if moved_up_t != spawned_t else best
-                value = _lines_with(_rows(moved_down, table), d0, d1, d2, d3, col_index, table[line_down])
-                best = value if moved_down_t != spawned_t and value > best else best
-                value = _plus_rows(
-                    _first_lines_with(l0, l1, l2, l3, row_index, table[line_left]), moved_left_t, table
-                )
-                best = value if moved_left != spawned and value > best else best
-                value = _plus_rows(
-                    _first_lines_with(r0, r1, r2, r3, row_index, table[line_right]), moved_right_t, table
-                )
-                best = value if moved_right != spawned and value > best else best
-            else:
-                for d in range(4):
-                    if d == UP:
-                        moved, moved_t = moved_up, moved_up_t
-                    elif d == DOWN:
-                        moved, moved_t = moved_down, moved_down_t
-                    elif d == LEFT:
-                        moved, moved_t = moved_left, moved_left_t
-                    else:
-                        moved, moved_t = moved_right, moved_right_t
+            for d in range(4):
+                # Each child is computed in both orientations for one transpose: rows slide
+                # left/right on the board, columns slide up/down as rows of the transposed board.
+                if d == UP:
+                    moved_t = map_rows(spawned_t, ROW_LEFT)
+                    if moved_t == spawned_t:
+                        continue
+                    moved = transpose(moved_t)
+                elif d == DOWN:
+                    moved_t = map_rows(spawned_t, ROW_RIGHT)
+                    if moved_t == spawned_t:
+                        continue
+                    moved = transpose(moved_t)
+                else:
+                    moved = map_rows(spawned, ROW_LEFT if d == LEFT else ROW_RIGHT)
                     if moved == spawned:
                         continue
-                    if big and move_overflows(spawned, d):
-                        continue
-                    if depth == 1 or child_p < threshold:
-                        value = _score(moved, moved_t, table)
-                    else:
-                        value = chance_value(
-                            moved, depth - 1, child_p, threshold, table, lost, tt, stamp, control
-                        )
-                    if value > best:
-                        best = value
-            if best == -np.inf:
-                best = lost
-            total += p * best
-    value = total / empties
-    if use_tt:
-        tt[slot].key = b
-        tt[slot].value = value
-        tt[slot].stamp = stamp
-        tt[slot].depth = depth
-    return value
+                    moved_t = transpose(moved)
+                if big and move_overflows(spawned, d):
+                    continue
+                if child_p < threshold:
+                    value = _score(moved, moved_t, table)
+                elif depth == 2:
+                    value = _last_round(moved, table, lost, tt, stamp, control)
+                else:
+                    value = chance_value(
+                        moved, depth - 1, child_p, threshold, table, lost, tt, stamp, control
+                    )
+                if value > best:
+                    best = value
+            total += p * (lost if best == -np.inf else best)
+    return _leave(b, depth, total / empties, tt, stamp, slot)
