@@ -27,8 +27,11 @@ the caller discards.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from twenty48.fast.bitboard import (
     DOWN,
@@ -54,11 +57,12 @@ ENTRY = np.dtype(
 )
 
 
+_NO_LIMIT = int(np.iinfo(np.int64).max)
+
+
 def new_control(limit: int | None = None) -> np.ndarray:
     """A fresh control block: not stopped, no node counted, at most ``limit`` nodes (or no limit)."""
-    control = np.zeros(3, dtype=np.int64)
-    control[LIMIT] = np.iinfo(np.int64).max if limit is None else limit
-    return control
+    return np.array((0, 0, _NO_LIMIT if limit is None else limit), dtype=np.int64)
 
 
 _ROW = np.uint64(0xFFFF)
@@ -152,19 +156,76 @@ def _split_lines(v: tuple[float, float, float, float], k: np.uint64) -> tuple[fl
     + v[2] + v[3]`` with ``v[k]`` replaced by ``x``: ``p`` adds up the lines before ``k``, and -0.0,
     which adds nothing to any float, fills the places that have no line (0.0 would turn a -0.0 into
     0.0)."""
+    # Selects, not branches: which line a spawn changes differs from one empty cell to the next.
     z = -0.0
-    if k == 0:
-        return z, v[1], v[2], v[3]
-    if k == 1:
-        return v[0], v[2], v[3], z
-    if k == 2:
-        return v[0] + v[1], v[3], z, z
-    return v[0] + v[1] + v[2], z, z, z
+    v0, v1, v2, v3 = v
+    first = z if k == 0 else (v0 if k == 1 else (v0 + v1 if k == 2 else v0 + v1 + v2))
+    a = v1 if k == 0 else (v2 if k == 1 else (v3 if k == 2 else z))
+    b = v2 if k == 0 else (v3 if k == 1 else z)
+    c = v3 if k == 0 else z
+    return first, a, b, c
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _line_values(b: np.uint64, table: np.ndarray) -> tuple[float, float, float, float]:
     return table[b & _ROW], table[(b >> _U16) & _ROW], table[(b >> _U32) & _ROW], table[(b >> _U48) & _ROW]
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _slot(b: np.uint64, depth: int, size: int) -> int:
+    """Where (board, rounds left) lives in a table of ``size`` entries, a power of two."""
+    mixed = (b ^ (np.uint64(depth) * _DEPTH_MIX)) * _HASH_MUL
+    return np.int64(mixed >> np.uint64(32)) & (size - 1)
+
+
+@intrinsic
+def _prefetch(typingctx: object, address: types.Type) -> tuple:
+    """Ask the CPU to start loading the cache line at ``address``, to be read soon."""
+    sig = types.void(types.uintp)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        # A read (0), kept in every cache level (3), of data (1).
+        builder.call(
+            fn,
+            [
+                builder.inttoptr(args[0], byte_pointer),
+                ir.Constant(i32, 0),
+                ir.Constant(i32, 3),
+                ir.Constant(i32, 1),
+            ],
+        )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _prefetch_children(b: np.uint64, depth: int, cprob: float, threshold: float, tt: np.ndarray) -> None:
+    """Start loading the table entries of every chance node below ``b`` (``depth`` rounds left):
+    a random entry in a large table is a cache miss, and the children's misses then overlap each
+    other and the work on the first children instead of coming one after another."""
+    if tt.shape[0] == 0:
+        return
+    base = tt.ctypes.data
+    free = empty_mask(b)
+    while free:
+        shift = np.uint64(trailing_zeros(free))
+        free &= free - _U1
+        for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
+            if cprob * p < threshold:
+                continue
+            spawned = b | (exponent << shift)
+            for d in range(4):
+                moved = move(spawned, d)
+                if moved != spawned:
+                    _prefetch(base + np.uintp(_slot(moved, depth - 1, tt.shape[0]) * tt.itemsize))
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -179,8 +240,7 @@ def _enter(
     control[NODES] += 1
     if tt.shape[0] == 0:
         return False, 0.0, 0
-    mixed = (b ^ (np.uint64(depth) * _DEPTH_MIX)) * _HASH_MUL
-    slot = np.int64(mixed >> np.uint64(32)) & (tt.shape[0] - 1)
+    slot = _slot(b, depth, tt.shape[0])
     entry = tt[slot]
     if entry.stamp == stamp and entry.key == b and entry.depth == depth:
         return True, entry.value, slot
@@ -329,6 +389,7 @@ def chance_value(
     if empties == 0:
         return evaluate(b, table)
     cprob /= empties
+    _prefetch_children(b, depth, cprob, threshold, tt)
     big = _has_32768(b)
     free = empty_mask(b)
     total = 0.0
