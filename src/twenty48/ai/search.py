@@ -15,6 +15,11 @@ can compare the kernel with a plain expectimax:
 * a transposition table remembers the value of (board, rounds left) within one search.
   Entries carry the search's ``stamp``, so starting a new search needs no clearing.
 
+Nearly all the work is in the last round, where every child is a leaf: ``_last_round`` builds the
+children from the node's board moved once each way and reads the heuristic only for the lines a spawn
+changed (``twenty48.ai.lines``), and deeper nodes prefetch their children's table entries. The tree and
+the arithmetic are those of the plain search, so the values are the same to the last bit.
+
 Inside the tree a move that would merge two 32768 tiles (a 65536, which 4 bits cannot
 hold) is not explored; the caller handles such a move exactly when it is the root move.
 
@@ -27,12 +32,11 @@ the caller discards.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
+from twenty48.ai.lines import line_values, plus_lines_with, plus_rows, rows, split_lines, spread
+from twenty48.ai.prefetch import prefetch
 from twenty48.fast.bitboard import (
     DOWN,
     LEFT,
@@ -71,7 +75,6 @@ _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U3 = np.uint64(3)
 _U4 = np.uint64(4)
-_NIBBLE = np.uint64(0xF)
 _COLUMN = np.uint64(0x000F000F000F000F)
 _U16 = np.uint64(16)
 _U32 = np.uint64(32)
@@ -108,102 +111,10 @@ def _has_32768(b: np.uint64) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _spread(line: np.uint64) -> np.uint64:
-    """A 16-bit line as column 0 of a board (nibble ``j`` to cell ``4 * j``): a moved line's place
-    in the transposed board."""
-    return (
-        (line & _NIBBLE)
-        | ((line & np.uint64(0xF0)) << np.uint64(12))
-        | ((line & np.uint64(0xF00)) << np.uint64(24))
-        | ((line & np.uint64(0xF000)) << np.uint64(36))
-    )
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _rows(b: np.uint64, table: np.ndarray) -> float:
-    """The first half of ``_score``: the four rows of ``b``, added in order."""
-    return table[b & _ROW] + table[(b >> _U16) & _ROW] + table[(b >> _U32) & _ROW] + table[(b >> _U48) & _ROW]
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _plus_rows(s: float, b: np.uint64, table: np.ndarray) -> float:
-    """``s`` plus the four rows of ``b``, added in order: the second half of ``_score``."""
-    return (
-        s
-        + table[b & _ROW]
-        + table[(b >> _U16) & _ROW]
-        + table[(b >> _U32) & _ROW]
-        + table[(b >> _U48) & _ROW]
-    )
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _plus_lines_with(s: float, v: tuple[float, float, float, float], k: np.uint64, x: float) -> float:
-    """``s + v[0] + v[1] + v[2] + v[3]`` with ``v[k]`` replaced by ``x``, added in that order, with
-    selects rather than branches (which line a spawn changes differs from one spawn to the next)."""
-    return (
-        s
-        + (x if k == 0 else v[0])
-        + (x if k == 1 else v[1])
-        + (x if k == 2 else v[2])
-        + (x if k == 3 else v[3])
-    )
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _split_lines(v: tuple[float, float, float, float], k: np.uint64) -> tuple[float, float, float, float]:
-    """``(p, a, b, c)`` such that ``p + x + a + b + c``, added in that order, is exactly ``v[0] + v[1]
-    + v[2] + v[3]`` with ``v[k]`` replaced by ``x``: ``p`` adds up the lines before ``k``, and -0.0,
-    which adds nothing to any float, fills the places that have no line (0.0 would turn a -0.0 into
-    0.0)."""
-    # Selects, not branches: which line a spawn changes differs from one empty cell to the next.
-    z = -0.0
-    v0, v1, v2, v3 = v
-    first = z if k == 0 else (v0 if k == 1 else (v0 + v1 if k == 2 else v0 + v1 + v2))
-    a = v1 if k == 0 else (v2 if k == 1 else (v3 if k == 2 else z))
-    b = v2 if k == 0 else (v3 if k == 1 else z)
-    c = v3 if k == 0 else z
-    return first, a, b, c
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _line_values(b: np.uint64, table: np.ndarray) -> tuple[float, float, float, float]:
-    return table[b & _ROW], table[(b >> _U16) & _ROW], table[(b >> _U32) & _ROW], table[(b >> _U48) & _ROW]
-
-
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _slot(b: np.uint64, depth: int, size: int) -> int:
     """Where (board, rounds left) lives in a table of ``size`` entries, a power of two."""
     mixed = (b ^ (np.uint64(depth) * _DEPTH_MIX)) * _HASH_MUL
     return np.int64(mixed >> np.uint64(32)) & (size - 1)
-
-
-@intrinsic
-def _prefetch(typingctx: object, address: types.Type) -> tuple:
-    """Ask the CPU to start loading the cache line at ``address``, to be read soon."""
-    sig = types.void(types.uintp)
-
-    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
-        byte_pointer = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
-            "llvm.prefetch.p0i8",
-        )
-        # A read (0), kept in every cache level (3), of data (1).
-        builder.call(
-            fn,
-            [
-                builder.inttoptr(args[0], byte_pointer),
-                ir.Constant(i32, 0),
-                ir.Constant(i32, 3),
-                ir.Constant(i32, 1),
-            ],
-        )
-        return context.get_dummy_value()
-
-    return sig, codegen
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -225,7 +136,7 @@ def _prefetch_children(b: np.uint64, depth: int, cprob: float, threshold: float,
             for d in range(4):
                 moved = move(spawned, d)
                 if moved != spawned:
-                    _prefetch(base + np.uintp(_slot(moved, depth - 1, tt.shape[0]) * tt.itemsize))
+                    prefetch(base + np.uintp(_slot(moved, depth - 1, tt.shape[0]) * tt.itemsize))
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -287,10 +198,10 @@ def _last_round(
     up = transpose(up_t)
     down = transpose(down_t)
     # The line values of each moved board: rows for left and right, columns for up and down.
-    lv = _line_values(left, table)
-    rv = _line_values(right, table)
-    uv = _line_values(up_t, table)
-    dv = _line_values(down_t, table)
+    lv = line_values(left, table)
+    rv = line_values(right, table)
+    uv = line_values(up_t, table)
+    dv = line_values(down_t, table)
     total = 0.0
     free = empty_mask(b)
     while free:
@@ -307,8 +218,8 @@ def _last_round(
         keep_row_t = ~(_COLUMN << (r << _U2))
         keep_col_t = ~(_COLUMN << (c << _U2))
         shift_t = (c << _U4) | (r << _U2)
-        lp, la, lb, lc = _split_lines(lv, r)
-        rp, ra, rb, rc = _split_lines(rv, r)
+        lp, la, lb, lc = split_lines(lv, r)
+        rp, ra, rb, rc = split_lines(rv, r)
         for exponent, p in ((_U1, 0.9), (_U2, 0.1)):
             spawned = b | (exponent << shift)
             spawned_t = bt | (exponent << shift_t)
@@ -317,28 +228,28 @@ def _last_round(
             # Up and down slide the columns, which are the rows of the transposed board.
             line = np.uint64(ROW_LEFT[col])
             moved_t = (up_t & keep_col) | (line << col_shift)
-            value = _plus_lines_with(
-                _rows((up & keep_col_t) | (_spread(line) << (c << _U2)), table), uv, c, table[line]
+            value = plus_lines_with(
+                rows((up & keep_col_t) | (spread(line) << (c << _U2)), table), uv, c, table[line]
             )
             # Scoring all four moves and dropping the illegal ones costs less than the mispredicted
             # branches that would skip them.
             best = value if moved_t != spawned_t else -np.inf
             line = np.uint64(ROW_RIGHT[col])
             moved_t = (down_t & keep_col) | (line << col_shift)
-            value = _plus_lines_with(
-                _rows((down & keep_col_t) | (_spread(line) << (c << _U2)), table), dv, c, table[line]
+            value = plus_lines_with(
+                rows((down & keep_col_t) | (spread(line) << (c << _U2)), table), dv, c, table[line]
             )
             best = value if moved_t != spawned_t and value > best else best
             line = np.uint64(ROW_LEFT[row])
             moved = (left & keep_row) | (line << row_shift)
-            value = _plus_rows(
-                lp + table[line] + la + lb + lc, (left_t & keep_row_t) | (_spread(line) << (r << _U2)), table
+            value = plus_rows(
+                lp + table[line] + la + lb + lc, (left_t & keep_row_t) | (spread(line) << (r << _U2)), table
             )
             best = value if moved != spawned and value > best else best
             line = np.uint64(ROW_RIGHT[row])
             moved = (right & keep_row) | (line << row_shift)
-            value = _plus_rows(
-                rp + table[line] + ra + rb + rc, (right_t & keep_row_t) | (_spread(line) << (r << _U2)), table
+            value = plus_rows(
+                rp + table[line] + ra + rb + rc, (right_t & keep_row_t) | (spread(line) << (r << _U2)), table
             )
             best = value if moved != spawned and value > best else best
             total += p * (lost if best == -np.inf else best)
