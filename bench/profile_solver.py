@@ -8,8 +8,9 @@ itself, and the rest of ``analyse`` (argument checks, ranking, the result), plus
 handing a search's roots to the thread pool and back (used from depth 4 on). Prints one JSON line.
 
 ``--kernel-only N`` runs only the kernel, N times over the positions' roots, and prints nothing:
-for instruction counts, which the machine's load does not disturb. Run it under callgrind twice and
-subtract the count with N = 0 (imports, compilation cache, replay) from the one with N = 1:
+for instruction counts, which the machine's load does not disturb. Run it under callgrind once to
+fill numba's cache for the CPU valgrind presents (otherwise that run compiles every kernel), then
+with N = 0 (imports, replay) and N = 1, and subtract the first count from the second:
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python bench/profile_solver.py --kernel-only 1
 """
