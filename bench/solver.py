@@ -1,18 +1,23 @@
 """Solver strength and speed: whole games exactly as ``2048 bench --json`` plays them.
 
-Prints the bench command's one JSON line, with 100 games from seed 0 unless told otherwise.
-Every ``2048 bench`` option applies:
+Prints the bench command's one JSON line, with 100 games from seed 0 unless told otherwise, and
+``cores``: how many cores the run was pinned to (all the process may use unless ``--cores N`` pins
+it to the first N of them, which the solver's threads and ``--jobs`` processes then share). Every
+``2048 bench`` option applies:
 
     python bench/solver.py --depth 3                  # the depth-3 figure: 100 games
+    python bench/solver.py --depth 3 --cores 1 --games 4 --seed 1   # the per-core figure
     python bench/solver.py --games 10 --seed 1000     # the adaptive default setting
     python bench/solver.py --time-ms 50 --jobs 2
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
 import sys
-
-from twenty48.cli import main
 
 DEFAULTS = {"--games": "100", "--seed": "0"}
 
@@ -25,5 +30,34 @@ def arguments(argv: list[str]) -> list[str]:
     return args
 
 
+def pin(argv: list[str]) -> tuple[list[str], int]:
+    """Take ``--cores N`` out of ``argv`` and pin this process to the first N of its cores (before
+    the solver is imported: it sizes its thread pool from the cores it may use)."""
+    cores = sorted(os.sched_getaffinity(0))
+    if "--cores" not in argv:
+        return argv, len(cores)
+    at = argv.index("--cores")
+    try:
+        count = int(argv[at + 1])
+    except (IndexError, ValueError):
+        sys.exit("bench/solver.py: --cores needs a whole number of cores")
+    if not 1 <= count <= len(cores):
+        sys.exit(f"bench/solver.py: --cores must be 1 to {len(cores)}, the cores this process may use")
+    os.sched_setaffinity(0, cores[:count])
+    return argv[:at] + argv[at + 2 :], count
+
+
+def main(argv: list[str]) -> int:
+    argv, cores = pin(argv)
+    from twenty48.cli import main as cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = cli(["bench", "--json", *arguments(argv)])
+    for line in out.getvalue().splitlines():
+        print(json.dumps(json.loads(line) | {"cores": cores}) if line.startswith("{") else line)
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main(["bench", "--json", *arguments(sys.argv[1:])]))
+    sys.exit(main(sys.argv[1:]))

@@ -282,3 +282,46 @@ def test_another_thread_can_stop_a_search():
     assert done.wait(2.0)
     assert time.perf_counter() - stopped < 0.05
     worker.join()
+
+
+def test_a_search_during_the_warm_up_waits_for_it_and_builds_no_tables_of_its_own(monkeypatch):
+    # A fresh process's state: not warmed, no table in the pool, no thread in it.
+    monkeypatch.setattr(solver, "_warm", False)
+    monkeypatch.setattr(solver, "_free_tables", [])
+    monkeypatch.setattr(solver, "_executor", None)
+    built = []
+    make_array = np.empty
+
+    def counting_empty(shape, dtype=float):
+        if dtype is search.ENTRY:
+            built.append(shape)
+        return make_array(shape, dtype=dtype)
+
+    monkeypatch.setattr(solver.np, "empty", counting_empty)
+    # The warm-up stops where it starts the pool's threads, after its first search, until released.
+    reached, release = threading.Event(), threading.Event()
+    make_pool = solver._pool
+
+    def held_pool():
+        reached.set()
+        release.wait()
+        return make_pool()
+
+    monkeypatch.setattr(solver, "_pool", held_pool)
+    warming = threading.Thread(target=solver.warm_up)
+    warming.start()
+    assert reached.wait(10)
+    assert len(built) == 4
+    searching = threading.Thread(target=analyse, args=(MIDGAME,), kwargs={"depth": 2})
+    searching.start()
+    time.sleep(0.05)
+    assert searching.is_alive()
+    release.set()
+    warming.join()
+    searching.join()
+    assert solver._warm and solver._warmer is None
+    assert len(built) == 4 and len(solver._free_tables) == 4
+    assert solver._executor is not None and len(solver._executor._threads) >= 1
+    started = time.perf_counter()
+    solver.warm_up()
+    assert time.perf_counter() - started < 0.01

@@ -109,6 +109,11 @@ def analyse(
     ``heuristic``, ``threshold`` and ``transposition`` exist for tuning and tests: the default
     weights, the 1e-4 probability cut-off and the transposition table are what the solver plays.
     """
+    if _warmer is not None and _warmer != threading.get_ident():
+        # A warm-up is under way (``2048 serve`` starts one in the background): wait for its tables
+        # instead of building a second set beside it, and keep the wait out of any time limit.
+        with _warm_lock:
+            pass
     start = time.perf_counter()
     board = _board_of(position)
     if depth is not None and (not is_int(depth) or depth < 1):
@@ -180,9 +185,31 @@ def node_budget(board: Board) -> int:
 
 
 def warm_up() -> None:
-    """Load the compiled kernels (from numba's cache after the first run) and build the tables,
-    so that the first real request is not the one that waits for them."""
-    analyse(Board.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]), depth=1)
+    """Get everything a first search would wait for ready, so that the first real request does not:
+    the compiled kernels (from numba's cache after the first run), the heuristic table, a
+    transposition table for each of the four root moves (written through, ~100 MB), the thread
+    pool's threads, and a time-limited deepening search, which hands roots to those threads and
+    runs the watchdog timer. The first call does the work (about 0.1 s once the kernels are cached,
+    more on a busy machine); a call while it runs waits for it, and later calls return at once."""
+    global _warm, _warmer
+    with _warm_lock:
+        if _warm:
+            return
+        _warmer = threading.get_ident()
+        try:
+            board = Board.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
+            analyse(board, depth=1)
+            list(_pool().map(int, range(THREADS)))
+            analyse(board, time_limit=0.005)
+            _warm = True
+        finally:
+            _warmer = None
+
+
+_warm_lock = threading.Lock()
+_warm = False
+#: The thread running ``warm_up`` while it runs.
+_warmer: int | None = None
 
 
 # ---- internals ---------------------------------------------------------------------------------
