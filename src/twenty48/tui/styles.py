@@ -13,29 +13,27 @@ from twenty48.tui import dialogs
 from twenty48.tui.widgets import GAP_X, GAP_Y, MINIMUM, PAD_X, PAD_Y, SIDE_WIDTH
 
 _NO_SHADE = {"dialog-shade": "0%", "win-shade": "0%", "game-over-shade": "0%"}
+_WEB_COLOURS = {
+    "palette-page": PAGE,
+    "palette-text": TEXT,
+    "palette-frame": FRAME,
+    "palette-light-text": LIGHT_TEXT,
+    "palette-button": BUTTON,
+    "palette-accent": ACCENT,
+}
 #: The screen's own colours per palette. Only true colour shades the screen behind a dialog: a
 #: translucent shade mixes colours a 256- or 16-colour terminal does not have, and its nearest ones
 #: tinted the whole screen pink and hid the digits of the 8 to 64 tiles.
 _SCREEN_COLOURS: dict[str, dict[str, str]] = {
     "truecolor": {
-        "palette-page": PAGE,
-        "palette-text": TEXT,
-        "palette-frame": FRAME,
-        "palette-light-text": LIGHT_TEXT,
-        "palette-button": BUTTON,
-        "palette-accent": ACCENT,
+        **_WEB_COLOURS,
         "dialog-shade": "60%",
         "win-shade": "50%",
         "game-over-shade": "73%",
     },
     # The web colours, which Textual downgrades well enough outside the board.
     "256": {
-        "palette-page": PAGE,
-        "palette-text": TEXT,
-        "palette-frame": FRAME,
-        "palette-light-text": LIGHT_TEXT,
-        "palette-button": BUTTON,
-        "palette-accent": ACCENT,
+        **_WEB_COLOURS,
         **_NO_SHADE,
     },
     # The terminal's own background and text; named colours for the rest.
