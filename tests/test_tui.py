@@ -42,7 +42,7 @@ def db(tmp_path):
 
 def make_app(db, **kwargs) -> Twenty48App:
     kwargs.setdefault("settings", SETTINGS)
-    kwargs.setdefault("true_colour", True)
+    kwargs.setdefault("palette", "truecolor")
     return Twenty48App(db_path=db, **kwargs)
 
 

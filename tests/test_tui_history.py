@@ -53,7 +53,7 @@ async def test_r_lists_the_games_and_enter_replays_one_move_by_move(tmp_path):
         player = store.local_player().id
         replayed = store.add_game(player, played).id
         store.new_game(player)  # the terminal resumes this one; the long game is finished
-    app = Twenty48App(db_path=db, settings=SETTINGS, true_colour=True)
+    app = Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor")
     async with app.run_test(size=SIZE) as pilot:
         playing = app.game_screen.game.to_dict()  # type: ignore[union-attr]
         await pilot.press("r")

@@ -264,7 +264,7 @@ class GameScreen(Screen[None]):
 
     def action_history(self) -> None:
         self._stop_autoplay()
-        open_history(self, true_colour=self.true_colour)
+        open_history(self, palette=self.palette)
 
     def action_autoplay(self) -> None:
         if self.autoplay:

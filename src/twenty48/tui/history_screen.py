@@ -57,11 +57,11 @@ class HistoryScreen(Screen[None]):
         Binding("enter", "replay", "Replay", show=True, priority=True),
     ]
 
-    def __init__(self, store: Store, player_id: int, *, true_colour: bool) -> None:
+    def __init__(self, store: Store, player_id: int, *, palette: str) -> None:
         super().__init__()
         self.store = store
         self.player_id = player_id
-        self.true_colour = true_colour
+        self.palette = palette
         #: The ``before`` of the next page; None once the last page is in.
         self._next: int | None = None
         self._loaded_any = False
@@ -113,7 +113,7 @@ class HistoryScreen(Screen[None]):
             return
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         assert key is not None
-        self.app.push_screen(ReplayScreen(self.store, self.player_id, int(key), true_colour=self.true_colour))
+        self.app.push_screen(ReplayScreen(self.store, self.player_id, int(key), palette=self.palette))
 
     def action_back(self) -> None:
         self.dismiss(None)
@@ -179,13 +179,13 @@ class ReplayScreen(Screen[None]):
     ]
 
     def __init__(
-        self, store: Store, player_id: int, game_id: int, *, true_colour: bool, move: int = 0
+        self, store: Store, player_id: int, game_id: int, *, palette: str, move: int = 0
     ) -> None:
         super().__init__()
         self.store = store
         self.player_id = player_id
         self.game_id = game_id
-        self.true_colour = true_colour
+        self.palette = palette
         self.move = move
         self.speed = DEFAULT_SPEED
         self._player: Timer | None = None
@@ -194,7 +194,7 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="replay-body"):
             with Vertical(id="replay-board"):
-                yield BoardView(true_colour=self.true_colour, id="board")
+                yield BoardView(palette=self.palette, id="board")
             with Vertical(id="replay-side"):
                 yield Static(Text(f"Replay of game {self.game_id}", style="bold"), id="replay-title")
                 with Horizontal(id="replay-stats"):
@@ -314,7 +314,7 @@ class ReplayScreen(Screen[None]):
             self._pause()
 
 
-def open_history(screen: Screen[None], *, true_colour: bool) -> None:
+def open_history(screen: Screen[None], *, palette: str) -> None:
     """Show the history of the app's store over ``screen``; without one (an unsaved game) say why
     there is none."""
     from twenty48.tui.app import Twenty48App  # the app imports the game screen, which imports this
@@ -324,4 +324,4 @@ def open_history(screen: Screen[None], *, true_colour: bool) -> None:
     if store is None:
         screen.notify("There is no history: this game is not being saved.", severity="warning")
         return
-    screen.app.push_screen(HistoryScreen(store, store.local_player().id, true_colour=true_colour))
+    screen.app.push_screen(HistoryScreen(store, store.local_player().id, palette=palette))
