@@ -194,7 +194,7 @@ class SQLiteHistory:
             f"""{cte}, n AS (SELECT count(*) AS n FROM f)
                 SELECT avg(score) FROM (
                     SELECT score FROM f ORDER BY score
-                    LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2)""",
+                    LIMIT 2 - (SELECT n FROM n) % 2 OFFSET ((SELECT n FROM n) - 1) / 2) AS middle""",
             params,
         ).fetchone()
         return median

@@ -116,6 +116,8 @@ async def import_file(me: CallerDep, request: Request) -> Response:
         games = await anyio.to_thread.run_sync(transfer.read_file, data, limiter=_IMPORTS)
     except ImportRefusedError as exc:
         return error_response(422, "import_refused", str(exc))
+    # A valid file is what makes a first-time visitor a stored player (a refused one creates none).
+    me = await me.registered()
     result = await me.run(me.web.store.import_games, me.player, games)
     return _json(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
 
