@@ -4,6 +4,7 @@ and the real solver at a fixed small depth (its answers are then reproducible)."
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 
@@ -469,8 +470,10 @@ async def test_a_late_solver_answer_never_plays_or_shows_in_the_wrong_position(d
 
 async def test_a_ranking_is_only_ever_shown_for_the_position_on_screen(db):
     # Auto-play, stop it, ask for a hint: several times, since the bug this guards against (the
-    # previous position's ranking left up) depended on where the stop fell.
-    app = make_app(db, seed=77)
+    # previous position's ranking left up) depended on where the stop fell. A pause between auto
+    # moves keeps the game short of its end over the four rounds: without one, depth-1 auto-play
+    # can play a whole game while a key press is handled.
+    app = make_app(db, seed=77, settings=dataclasses.replace(SETTINGS, auto_pause=0.05))
     async with app.run_test(size=SIZE) as pilot:
         screen = screen_of(app)
         hint = screen.query_one(HintPanel)
@@ -482,6 +485,7 @@ async def test_a_ranking_is_only_ever_shown_for_the_position_on_screen(db):
             await pilot.press("A")
             target = screen.game.moves + 1 + attempt % 2
             await wait_until(pilot, lambda t=target: screen.game.moves >= t)
+            assert not screen.game.over, "the game ended: the rounds need a longer game"
             assert shown_for_this_position(), attempt
             await pilot.press("A")
             assert shown_for_this_position(), attempt
