@@ -51,6 +51,8 @@ def test_steps_match_the_vector_env_with_same_step_autoreset():
 
 def test_masks_reach_maskable_ppo_through_env_method():
     env = VecMonitor(Twenty48SB3VecEnv(2))
+    # Left ends the game unless the spawn is a 4 beside the column's 4: seed 1 spawns a 2.
+    env.seed(1)
     env.set_options({"board": ENDS_ON_LEFT})
     env.reset()
     assert is_masking_supported(env)
