@@ -3,21 +3,12 @@
 //   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
 // While one is shown the play view is hidden and its keys are kept from it.
 
+import { stylesheet } from "../settings-ui.js";
 import { element } from "./dom.js";
 import { HistoryView } from "./history.js";
 import { ReplayView } from "./replay.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
-
-function stylesheet() {
-  const link = element("link", { rel: "stylesheet", href: new URL("./views.css", import.meta.url).pathname });
-  const loaded = new Promise((resolve) => {
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve); // unstyled is still usable
-  });
-  document.head.append(link);
-  return loaded;
-}
 
 // "#/replay/12/30" -> ["replay", "12", "30"]; anything unknown is the play view.
 function parse(hash) {
@@ -92,6 +83,6 @@ class Views {
 // The views, once their stylesheet is in (so nothing shows unstyled first).
 export async function mount(context) {
   context.i18n.extend(STRINGS);
-  await stylesheet();
+  await stylesheet("views/views.css").catch(() => {}); // unstyled is still usable
   return new Views(context);
 }
