@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from itertools import pairwise
 
 from rich.text import Text
 from textual import events, on
@@ -47,7 +48,8 @@ MIN_WIDTH, MAX_WIDTH = 40, 70
 
 class ChoiceDialog(ModalScreen[Choice]):
     """A centred box with a title, a message and one button per option. On a terminal too small for
-    it the box shrinks to the screen, border included, and its content scrolls."""
+    it the box shrinks to the screen, border included, and its content scrolls; buttons too wide for
+    one row stand in a column, so every label stays whole."""
 
     #: The choice Escape makes, or None when the dialog insists on a choice.
     escape_choice: Choice | None = None
@@ -58,6 +60,7 @@ class ChoiceDialog(ModalScreen[Choice]):
         self.message = message
         self.options = tuple(options)
         self._by_key = {option.key: option.choice for option in self.options}
+        self._row_width: int | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -83,6 +86,25 @@ class ChoiceDialog(ModalScreen[Choice]):
         box.styles.min_width = min(MIN_WIDTH, width)
         box.styles.max_width = min(MAX_WIDTH, width)
         box.styles.max_height = height
+        # The buttons' widths and the box's frame are known only once the layout has run.
+        self.call_after_refresh(self._arrange_buttons)
+
+    def _arrange_buttons(self) -> None:
+        box = self.query_one("#dialog", Vertical)
+        row = self.query_one("#buttons", Horizontal)
+        if self._row_width is None:
+            # Measured while the buttons still stand in a row, at their own widths (a column
+            # stretches them). Neighbours' margins collapse to one gap; the outer margins may lie in
+            # the box's padding.
+            buttons = list(row.query(Button))
+            gaps = sum(max(a.styles.margin.right, b.styles.margin.left) for a, b in pairwise(buttons))
+            self._row_width = sum(button.outer_size.width for button in buttons) + gaps
+        # The box takes its content's width, up to its limit: measure against the limit, less the
+        # border, padding and any scrollbar. A column is taller, so it can only add a scrollbar and
+        # narrow the room: no flip-flopping.
+        frame = box.outer_size.width - box.scrollable_content_region.width
+        room = min(MAX_WIDTH, self.app.size.width) - frame
+        row.set_class(self._row_width > room, "-stacked")
 
     def on_key(self, event: events.Key) -> None:
         choice = self._by_key.get(event.key)
