@@ -186,12 +186,33 @@ def test_ties_go_to_who_finished_first_and_unfinished_games_come_last(store: Sto
 def test_pending_games_are_adopted_once(store: Store) -> None:
     player = store.web_player("a" * 43).id
     pending = Game.new(spawns.random_key())
-    record = store.adopt_pending(player, pending)
+    with pytest.raises(GameNotFoundError):  # only for a player made for the move that stores it
+        store.adopt_pending(player, pending, new_player=False)
+    record = store.adopt_pending(player, pending, new_player=True)
     assert (record.ranked, record.board, record.moves, record.seed) == (True, pending.board, 0, None)
     # The other tab's first move finds the same game.
-    assert store.adopt_pending(player, Game.from_dict(pending.to_dict())).id == record.id
+    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=True).id == record.id
+    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False).id == record.id
     with pytest.raises(GameNotFoundError):
-        store.adopt_pending(player, Game.new(spawns.random_key()))
+        store.adopt_pending(player, Game.new(spawns.random_key()), new_player=True)
+    # Played to its end (its key shown) and deleted, it never comes back as a new ranked game.
+    play_to_the_end(store, player, record.id)
+    store.delete_game(player, record.id)
+    with pytest.raises(GameNotFoundError):
+        store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False)
+
+
+def test_an_unplayed_daily_game_keeps_its_row_when_a_new_game_starts(store: Store) -> None:
+    player = store.web_player("a" * 43).id
+    daily = store.daily_game(player, "2026-12-01")
+    store.note_hint(player, daily.id, daily.revision)  # unranked: its key is shown now
+    key = store.get_game(player, daily.id).seed
+    assert isinstance(key, bytes)
+    fresh = store.new_game(player, ranked=True)
+    assert fresh.id != daily.id
+    # The day's key cannot start a second, ranked game: asking again gives the same, unranked one.
+    again = store.daily_game(player, "2026-12-01")
+    assert (again.id, again.ranked, again.seed) == (daily.id, False, key)
 
 
 def test_play_faster_than_a_person_flags_the_game_for_the_host(store: Store) -> None:
