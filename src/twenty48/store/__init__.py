@@ -36,6 +36,11 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
     store.release_hint(player.id, lease)
+    record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
+    record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
+    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's board)
+    record = store.adopt_pending(player.id, game, new_player=True)  # a new visitor's first game
+    store.server_secret("daily")              # 32 random bytes, made once, kept in the database
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -125,6 +130,7 @@ from twenty48.store.games import TERMINAL_PLAYER, Store
 from twenty48.store.location import database_path, open_store
 from twenty48.store.records import (
     ID_LIMIT,
+    Daily,
     DamagedGame,
     FirstReach,
     GameRecord,
@@ -148,6 +154,7 @@ __all__ = [
     "ActionRejectedError",
     "Backend",
     "Connection",
+    "Daily",
     "DamagedGame",
     "FirstReach",
     "ForeignDatabaseError",

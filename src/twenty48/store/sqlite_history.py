@@ -20,7 +20,8 @@ from twenty48.store.records import GameSummary
 SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
-    g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin"""
+    g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin, g.ranked, g.daily, g.finished_at,
+    g.flagged"""
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
@@ -124,15 +125,17 @@ class SQLiteHistory:
     def restart(self, game_id: int) -> None:
         self.forget_after(game_id, -1)
         self._db.execute(
-            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played' "
-            "WHERE id = ?",
+            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played', "
+            "ranked = FALSE, daily = NULL, finished_at = NULL, flagged = NULL WHERE id = ?",
             (game_id,),
         )
 
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
-        # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown.
+        # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown. Any assist
+        # unranks the game for good.
         self._db.execute(
-            "UPDATE games SET hints = hints + ?, auto_moves = auto_moves + ?, undos = undos + ? WHERE id = ?",
+            "UPDATE games SET hints = hints + ?, auto_moves = auto_moves + ?, undos = undos + ?, "
+            "ranked = FALSE WHERE id = ?",
             (hints, auto_moves, undos, game_id),
         )
 
@@ -263,4 +266,8 @@ def summary(r: Sequence[Any]) -> GameSummary:
         auto_moves=r[11],
         undos=r[12],
         origin=r[13],
+        ranked=bool(r[14]),
+        daily=r[15],
+        finished_at=r[16],
+        flagged=r[17],
     )
