@@ -66,14 +66,16 @@ addEventListener('DOMContentLoaded', () => {
     window.probe.dom.push(dom - key);
     requestAnimationFrame(() => {
       const frame = performance.now();
+      window.probe.frame.push(frame - key);
+      // A slide started from the forecast comes before its answer: there is no round trip to split.
       const move = performance.getEntriesByType('resource')
         .filter((e) => e.name.endsWith('/move') && e.startTime >= key).pop();
+      if (!move || move.responseEnd > dom) return;
       window.probe.split.push({
         input: move.startTime - key, send: move.requestStart - move.startTime,
         server: move.responseStart - move.requestStart, receive: move.responseEnd - move.responseStart,
         answer: dom - move.responseEnd, frame: frame - dom,
       });
-      window.probe.frame.push(frame - key);
     });
   }).observe(document.querySelector('#fx'), {childList: true});
 });
@@ -90,12 +92,22 @@ FIRST_FILES = """() => {
 }"""
 
 
-def page_figures(fetched: list[tuple[str, int]]) -> dict[str, int]:
+# `2048 serve` with the page's files from another directory (argv[1]).
+SERVE_STATIC = """import sys
+from pathlib import Path
+import twenty48.web.app
+twenty48.web.app.STATIC = Path(sys.argv.pop(1))
+from twenty48.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def page_figures(fetched: list[tuple[str, int]], static: Path) -> dict[str, int]:
     """Bytes for the first board, its fonts, and the page's code that waits for first use."""
     fonts = [size for path, size in fetched if path.endswith(".woff2")]
     code = {path: size for path, size in fetched if not path.endswith(".woff2")}
-    files = [p for p in STATIC.rglob("*") if p.suffix in (".html", ".css", ".js")]
-    fetched_later = [p for p in files if "/static/" + p.relative_to(STATIC).as_posix() not in code]
+    files = [p for p in static.rglob("*") if p.suffix in (".html", ".css", ".js")]
+    fetched_later = [p for p in files if "/static/" + p.relative_to(static).as_posix() not in code]
     later = [p for p in fetched_later if p.name != "index.html"]
     return {
         "first_board_bytes": sum(code.values()),
@@ -105,9 +117,10 @@ def page_figures(fetched: list[tuple[str, int]]) -> dict[str, int]:
     }
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path, static: Path) -> tuple[subprocess.Popen[str], str]:
+    run = ["-m", "twenty48"] if static == STATIC else ["-c", SERVE_STATIC, str(static)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "twenty48", "serve", "--port", "0", "--db", str(db), "--no-browser"],
+        [sys.executable, *run, "serve", "--port", "0", "--db", str(db), "--no-browser"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -169,6 +182,8 @@ def key_latencies(
 
 def split_figures(split: list[dict[str, float]]) -> dict[str, list[float]]:
     """Each part of the presses' time: [p50, p95] in ms."""
+    if not split:
+        return {}
     return {
         part: [round(statistics.median(v), 1), round(percentile(v, 0.95), 1)]
         for part in split[0]
@@ -181,9 +196,13 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=20, help="page loads to time")
     parser.add_argument("--presses", type=int, default=200, help="key presses to time")
     parser.add_argument("--pause-ms", type=int, default=150, help="pause between key presses")
+    parser.add_argument("--static", type=Path, default=STATIC, help="serve the page's files from here")
     args = parser.parse_args()
+    static = args.static.resolve()
+    if not (static / "index.html").is_file():
+        parser.error(f"--static: no index.html in {static}")
     with tempfile.TemporaryDirectory() as directory:
-        process, url = start_server(Path(directory) / "bench.sqlite3")
+        process, url = start_server(Path(directory) / "bench.sqlite3", static)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
@@ -199,13 +218,14 @@ def main() -> None:
     print(
         json.dumps(
             {
-                **page_figures(fetched),
+                **page_figures(fetched, static),
                 "first_board_ms_p50": round(statistics.median(boards), 1),
                 "first_board_ms_p95": round(percentile(boards, 0.95), 1),
                 "key_to_animation_ms_p50": round(statistics.median(frames), 1),
                 "key_to_animation_ms_p95": round(percentile(frames, 0.95), 1),
                 "key_to_dom_ms_p95": round(percentile(dom, 0.95), 1),
                 "split_ms": split_figures(split),
+                "ahead_presses": len(frames) - len(split),
                 "loads": len(boards),
                 "presses": len(frames),
             }

@@ -206,6 +206,8 @@ def test_new_game_asks_first_when_a_game_is_in_progress(pages: Pages, live_serve
     expect_game(page, game)
     page.keyboard.press("n")
     assert page.is_visible("#confirm")
+    # The mode choice is styled by newgame.css, which comes with the dialog: a plain fieldset, no frame.
+    assert page.eval_on_selector("#confirm .modes", "e => getComputedStyle(e).borderTopWidth") == "0px"
     playing = server_state(page)
     page.keyboard.press("ArrowDown")  # the question holds the game still
     page.keyboard.press("Escape")

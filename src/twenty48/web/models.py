@@ -95,6 +95,22 @@ class NewGameRequest(_Request):
         return self
 
 
+class Forecast(BaseModel):
+    """What a legal whole-board move would do to the tiles on the board: the rules' slides and
+    merges, nothing of the tile that will appear after it."""
+
+    slides: tuple[tuple[int, int], ...] = Field(
+        description="[from cell, to cell] for every tile of the board, as the move's answer will give them."
+    )
+    merges: tuple[int, ...] = Field(description="Cells where a merge would create a tile.")
+
+
+def forecast(board: Board) -> dict[Direction, Forecast]:
+    """Each legal whole-board move's ``Forecast``: with it the page starts a slide on the key press,
+    before the answer (which adds the spawn and the score) arrives."""
+    return {d: Forecast(slides=m.slides, merges=m.merges) for d in Direction if (m := board.move(d)).changed}
+
+
 class GameState(BaseModel):
     """Everything the page needs to draw a game."""
 
@@ -119,6 +135,10 @@ class GameState(BaseModel):
     can_undo: bool
     current: bool = Field(description="The player's current game (not replaced by a newer one).")
     finished: bool = Field(description="Over or replaced: no more actions are accepted.")
+    forecast: dict[Direction, Forecast] = Field(
+        description="For each legal whole-board move from this state, what it would do to the tiles "
+        "(no spawn: only what the rules make of the board shown); empty once the game is finished."
+    )
 
     @classmethod
     def of(cls, record: GameRecord) -> GameState:
@@ -141,6 +161,7 @@ class GameState(BaseModel):
             can_undo=record.can_undo,
             current=record.current,
             finished=record.finished,
+            forecast={} if record.finished else forecast(record.board),
         )
 
 

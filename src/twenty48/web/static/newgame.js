@@ -1,6 +1,8 @@
 // The new-game dialog. A new game keeps the mode unless the player
 // changes it in the dialog; the dialog asks first only when there is a game to lose.
 
+import { stylesheet } from "./settings-ui.js";
+
 const $ = (id) => document.getElementById(id);
 
 const HTML = `
@@ -21,7 +23,9 @@ const HTML = `
 
 // What New game (the button and the N key) and the mode button do. Built on first use (app.js), as
 // the settings dialog is: the first board does not need it.
-export function newGameDialog(queue, auto, i18n) {
+export async function newGameDialog(queue, auto, i18n) {
+  // Unstyled choices are better than no dialog when the stylesheet cannot be fetched.
+  await stylesheet("newgame.css").catch(() => {});
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("confirm");
   i18n.translate(dialog);

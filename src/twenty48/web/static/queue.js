@@ -63,6 +63,9 @@ export class ActionQueue extends EventTarget {
     // Holding a key repeats it: take a repeat only when everything before it is done, so the
     // queue never fills up behind a held key.
     if (repeat && (this.busy || this.hud.animating)) return;
+    // At rest a whole-board move slides at once by the forecast for the board shown (bursts queue).
+    const slides = !this.busy && cell === undefined && this.state?.forecast[dir]?.slides;
+    if (slides) this.hud.view.slideAhead(this.state.board.flat(), slides);
     this.enqueue({ type: "move", dir, cell });
   }
 
@@ -156,6 +159,8 @@ export class ActionQueue extends EventTarget {
     } catch (error) {
       if (error.retryable) throw error;
       await this.refused(error, action);
+    } finally {
+      this.hud.view.drop();
     }
   }
 

@@ -34,6 +34,7 @@ export class BoardView {
     this.board.append(...this.cells);
     this.relabel();
     this.settle = null; // ends the running slide early
+    this.ahead = null; // a slide started from a forecast, waiting for its answer
   }
 
   get busy() {
@@ -70,18 +71,19 @@ export class BoardView {
     this.cells.forEach((cell, i) => cell.setAttribute("aria-label", this.label(this.values[i])));
   }
 
-  // Animate a legal move from `before` to the answer's board; resolves once the board has settled.
-  animate(before, answer) {
+  // Slide by the server's forecast of a move, before its answer comes.
+  slideAhead(before, slides) {
+    if (reducedMotion.matches) return;
     this.finish();
-    const after = answer.state.board.flat();
-    const pop = answer.spawn ? [answer.spawn.cell] : [];
-    if (reducedMotion.matches) {
-      this.paint(after, [], []);
-      return Promise.resolve();
-    }
+    this.slide(before, slides);
+    this.ahead = `${slides}`;
+    this.settle = () => this.end();
+  }
+
+  slide(before, slides) {
     this.board.classList.add("sliding");
-    this.paint(after, [], []);
-    for (const [from, to] of answer.slides) {
+    this.start = performance.now();
+    for (const [from, to] of slides) {
       const ghost = tile(before[from], "ghost");
       this.fx.append(ghost);
       ghost.animate([{ transform: at(from) }, { transform: at(to) }], {
@@ -90,17 +92,42 @@ export class BoardView {
         fill: "forwards",
       });
     }
+  }
+
+  end() {
+    this.settle = this.ahead = null;
+    this.fx.replaceChildren();
+    this.board.classList.remove("sliding");
+  }
+
+  // Animate a legal move from `before` to the answer's board; resolves once the board has settled.
+  // A slide started ahead runs on if its slides are the answer's, else gives way to them.
+  animate(before, answer) {
+    const ahead = this.ahead === `${answer.slides}`;
+    this.ahead = null;
+    if (!ahead) this.finish();
+    const after = answer.state.board.flat();
+    const pop = answer.spawn ? [answer.spawn.cell] : [];
+    if (reducedMotion.matches) {
+      this.paint(after, [], []);
+      return Promise.resolve();
+    }
+    if (!ahead) this.slide(before, answer.slides);
+    this.paint(after, [], []);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.finish(), SLIDE_MS);
+      const timer = setTimeout(() => this.finish(), SLIDE_MS + this.start - performance.now());
       this.settle = () => {
         clearTimeout(timer);
-        this.settle = null;
-        this.fx.replaceChildren();
-        this.board.classList.remove("sliding");
+        this.end();
         this.paint(after, pop, answer.merges);
         resolve();
       };
     });
+  }
+
+  // A slide started ahead that no answer took up (refused, unreachable): back to the board.
+  drop() {
+    if (this.ahead) this.finish();
   }
 
   // Jump to the end of a running slide (the next answer arrived first).
