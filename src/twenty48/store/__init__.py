@@ -36,6 +36,10 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
     store.release_hint(player.id, lease)
+    store.set_name(player.id, "Ada")          # a display name (twenty48.names); set_hidden(player.id, True)
+    code = store.new_transfer(player.id)      # a one-time code; store.claim_transfer(code.code, token)
+    store.leaderboard("all-time", "classic", player_id=player.id)  # Leaderboard: a page and "me"
+    store.public_replay(game_id, today)       # a game on the boards, for anyone; public_positions(...)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -97,6 +101,8 @@ Layout, and the seam for a second database::
     stats.py       a variant's statistics from the aggregate primitives
     transfer.py    the game and history file formats and the checks of an import
     sqlite_history.py  the SQLite statements of the history primitives
+    players.py     display names, hiding, transfer codes, the host's listings (sqlite_players.py)
+    boards.py      the leaderboards and public replays (sqlite_boards.py)
     limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
     sqlite_limits.py   their statements
 
@@ -115,11 +121,13 @@ from twenty48.store.errors import (
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    NameTakenError,
     NewerDatabaseError,
     PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
     StoreUnreadableError,
+    TransferCodeError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
 from twenty48.store.location import database_path, open_store
@@ -160,6 +168,7 @@ __all__ = [
     "ImportRefusedError",
     "ImportResult",
     "MoveOutcome",
+    "NameTakenError",
     "NewerDatabaseError",
     "Player",
     "PlayerNotFoundError",
@@ -171,6 +180,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnreadableError",
+    "TransferCodeError",
     "database_path",
     "open_store",
 ]
