@@ -125,7 +125,7 @@ class Game:
     def __init__(
         self,
         *,
-        seed: int,
+        seed: spawns.Seed,
         board: Board,
         score: int = 0,
         won: bool = False,
@@ -159,8 +159,9 @@ class Game:
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: int | None = None, variant: Variant | str = CLASSIC) -> Game:
-        """A new game: two starting tiles on distinct cells, drawn from ``seed`` (random if None)."""
+    def new(cls, seed: spawns.Seed | None = None, variant: Variant | str = CLASSIC) -> Game:
+        """A new game: two starting tiles on distinct cells, drawn from ``seed`` (a random SplitMix64
+        seed if None; ``bytes`` are the key of the keyed scheme, see ``twenty48.spawns``)."""
         seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
         rules = get_variant(variant)
         board = Board.empty()
@@ -170,7 +171,7 @@ class Game:
 
     @classmethod
     def from_board(
-        cls, board: Board, seed: int | None = None, score: int = 0, variant: Variant | str = CLASSIC
+        cls, board: Board, seed: spawns.Seed | None = None, score: int = 0, variant: Variant | str = CLASSIC
     ) -> Game:
         """A game continuing from a prepared position; its spawns still come from ``seed``. The
         position is kept as the game's ``start``, so that ``replay`` can begin from it."""
@@ -183,7 +184,7 @@ class Game:
     @classmethod
     def replay(
         cls,
-        seed: int,
+        seed: spawns.Seed,
         actions: Iterable[Action | str],
         variant: Variant | str = CLASSIC,
         start: Start | None = None,
@@ -202,8 +203,14 @@ class Game:
     # ---- state --------------------------------------------------------------------------
 
     @property
-    def seed(self) -> int:
+    def seed(self) -> spawns.Seed:
+        """The SplitMix64 seed (``int``) or the keyed scheme's key (``bytes``) the spawns come from."""
         return self._seed
+
+    @property
+    def spawns(self) -> str:
+        """The name of the spawn scheme: ``"splitmix64"`` or ``"blake2b"`` (``twenty48.spawns``)."""
+        return spawns.scheme(self._seed)
 
     @property
     def start(self) -> Start | None:
@@ -340,7 +347,8 @@ class Game:
         state: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "variant": self._variant.name,
-            "seed": self._seed,
+            "spawns": self.spawns,
+            "seed": spawns.seed_json(self._seed),
             "board": saved.encode_board(self._board),
             "score": self._score,
             "moves": self.moves,
@@ -369,7 +377,9 @@ class Game:
         return game
 
     def __repr__(self) -> str:
+        # A key is shown by its scheme only: a game's repr lands in logs.
+        seed = self._seed if isinstance(self._seed, int) else spawns.KEYED
         return (
-            f"Game(seed={self._seed}, score={self._score}, moves={self.moves}, "
+            f"Game(seed={seed}, score={self._score}, moves={self.moves}, "
             f"won={self._won}, over={self._over}, board={self._board.cells})"
         )

@@ -2,16 +2,19 @@
 
 A saved game is one JSON object::
 
-    {"version": 3, "variant": "classic", "seed": 7, "board": [[...] x 4], "score": 1234,
-     "moves": 3, "won": false, "keep_playing": false, "over": false,
+    {"version": 4, "variant": "classic", "spawns": "splitmix64", "seed": 7, "board": [[...] x 4],
+     "score": 1234, "moves": 3, "won": false, "keep_playing": false, "over": false,
      "undo": [{"board": ..., "score": ..., "won": ..., "keep_playing": ...}, ...],
      "actions": ["up", "left", "left@5", ...],
      "start": {"board": ..., "score": ...}}
 
 ``start`` is present only for a game that did not begin from its seed's two starting tiles (a
 prepared board, ``Game.from_board``): without it ``(seed, actions)`` would replay a different game.
-Version 1 files (before variants) load as classic games, version 2 files (before ``start``) as games
-that began from their seed. Every check raises ValueError naming the field at fault.
+``spawns`` names the spawn scheme (``twenty48.spawns``): ``"splitmix64"`` with an integer seed, or
+``"blake2b"`` with the game's key as the seed, 64 lower-case hex digits. Version 1 files (before
+variants) load as classic games, version 2 files (before ``start``) as games that began from their
+seed, versions 1-3 (before ``spawns``) as SplitMix64 games. Every check raises ValueError naming
+the field at fault.
 """
 
 from __future__ import annotations
@@ -20,17 +23,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from twenty48 import spawns
 from twenty48.actions import Action, parse_action
 from twenty48.checks import is_int
 from twenty48.rules import Board
 from twenty48.variants import CLASSIC
 
-#: Version 2 added the variant, version 3 the start position of a prepared game.
-FORMAT_VERSION = 3
+#: Version 2 added the variant, version 3 the start position of a prepared game, version 4 the spawn
+#: scheme.
+FORMAT_VERSION = 4
 UNDO_LIMIT = 20
 
 _REQUIRED = {"version", "variant", "seed", "board", "score", "won", "keep_playing", "actions", "undo"}
-_FIELDS = _REQUIRED | {"moves", "over", "start"}
+_FIELDS = _REQUIRED | {"moves", "over", "start", "spawns"}
 _POSITION = {"board", "score", "won", "keep_playing"}
 
 
@@ -80,7 +85,7 @@ def decode(data: object) -> Decoded:
     if version == 1:
         # Version 1 predates variants: every such game is classic.
         data = {**data, "variant": CLASSIC.name}
-    elif version not in (2, FORMAT_VERSION):
+    elif version not in (2, 3, FORMAT_VERSION):
         raise ValueError(f"unsupported saved-game version {version!r} (expected {FORMAT_VERSION} or older)")
     unknown = set(data) - _FIELDS
     if unknown:
@@ -88,8 +93,17 @@ def decode(data: object) -> Decoded:
     missing = _REQUIRED - set(data)
     if missing:
         raise ValueError(f"saved game lacks field(s): {', '.join(sorted(missing))}")
-    if "start" in data and version != FORMAT_VERSION:
-        raise ValueError(f"start is a field of version {FORMAT_VERSION} saved games, this one is {version}")
+    if "start" in data and version not in (3, FORMAT_VERSION):
+        raise ValueError(f"start is a field of version 3 and later saved games, this one is {version}")
+    if version == FORMAT_VERSION:
+        if "spawns" not in data:
+            raise ValueError("saved game lacks field(s): spawns")
+        seed = spawns.seed_from_json(data["seed"], data["spawns"])
+    elif "spawns" in data:
+        raise ValueError(f"spawns is a field of version {FORMAT_VERSION} saved games, this one is {version}")
+    else:
+        # Every game saved before the schemes existed is a SplitMix64 game.
+        seed = spawns.check_seed(data["seed"])
 
     score = check_score(data["score"], "score")
     start = _start_field(data["start"], score) if "start" in data else None
@@ -97,7 +111,7 @@ def decode(data: object) -> Decoded:
     if "moves" in data and data["moves"] != len(actions):
         raise ValueError(f"moves is {data['moves']!r} but {len(actions)} actions are listed")
     arguments = {
-        "seed": data["seed"],
+        "seed": seed,
         "board": _board_field(data["board"], "board"),
         "score": score,
         "won": _bool_field(data["won"], "won"),

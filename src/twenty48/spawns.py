@@ -1,4 +1,9 @@
-"""The deterministic spawn source: (game seed, spawn index) -> cell and value.
+"""The deterministic spawn sources: (game seed, spawn index) -> cell and value.
+
+A game's seed names its spawn scheme. An integer seed is a SplitMix64 seed (every game but the
+ranked ones, and the only scheme of the fast engine and the environment); 32 bytes are the key of
+the keyed scheme of ranked browser games (below). Both give one 64-bit number per spawn index and
+place it the same way.
 
 A game's k-th spawn (k = 0 and 1 are the starting tiles, k = 2 + n follows the
 n-th legal move of the current line of play) is drawn from one 64-bit number,
@@ -16,10 +21,21 @@ replays identically on every platform and Python version; the bitboard engine
 in ``twenty48.fast`` implements the same function and is tested against this
 one. Because the index depends on the position in the line of play, undoing a
 move and playing it again yields the same spawn: undo cannot re-roll a tile.
+
+The keyed scheme (``"blake2b"``) draws the k-th number as keyed BLAKE2b of the index under the
+game's 256-bit key::
+
+    h = int.from_bytes(blake2b(k.to_bytes(8, "little"), key=key, digest_size=8), "little")
+
+SplitMix64 is a bijection of its state, so enough observed spawns could in principle give its seed
+back, and with it every later tile; a keyed cryptographic hash gives nothing about the key or the
+next output however many are seen. A ranked game keeps its key secret until it ends.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
 from collections.abc import Sequence
 
@@ -33,6 +49,17 @@ SEED_LIMIT = 1 << 64
 JSON_SAFE_SEED_MAX = 2**53 - 1
 #: Number of spawns that set up a new game.
 STARTING_TILES = 2
+#: The spawn schemes, by the name a game records: an ``int`` seed is SplitMix64's, ``bytes`` the key
+#: of the keyed one.
+SPLITMIX64 = "splitmix64"
+KEYED = "blake2b"
+SCHEMES = (SPLITMIX64, KEYED)
+#: The keyed scheme's key: 256 bits.
+KEY_BYTES = 32
+
+#: A game's seed: a SplitMix64 seed, or the key of the keyed scheme.
+Seed = int | bytes
+_KEY_HEX = re.compile(f"[0-9a-f]{{{2 * KEY_BYTES}}}")
 
 
 def mix64(z: int) -> int:
@@ -42,12 +69,15 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
-def draw(seed: int, index: int) -> int:
+def draw(seed: Seed, index: int) -> int:
     """The 64-bit random number behind spawn ``index`` of the game with ``seed``."""
+    if isinstance(seed, bytes):
+        digest = hashlib.blake2b(index.to_bytes(8, "little"), key=seed, digest_size=8).digest()
+        return int.from_bytes(digest, "little")
     return mix64((seed + (index + 1) * GOLDEN_GAMMA) & MASK64)
 
 
-def split_draw(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
+def split_draw(seed: Seed, index: int, empty: Sequence[int]) -> tuple[int, int]:
     """(cell, hi): the empty cell spawn ``index`` lands on, and the 32 bits left to pick its value."""
     if not empty:
         raise ValueError("no empty cell to spawn on")
@@ -55,14 +85,18 @@ def split_draw(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
     return empty[((h & 0xFFFFFFFF) * len(empty)) >> 32], h >> 32
 
 
-def spawn_choice(seed: int, index: int, empty: Sequence[int]) -> tuple[int, int]:
+def spawn_choice(seed: Seed, index: int, empty: Sequence[int]) -> tuple[int, int]:
     """(cell, value) of spawn ``index``, placed on one of the ``empty`` cells (ascending)."""
     cell, hi = split_draw(seed, index, empty)
     return cell, 4 if (hi * 10) >> 32 == 0 else 2
 
 
-def check_seed(seed: object) -> int:
-    """A valid game seed is an integer in [0, 2**64)."""
+def check_seed(seed: object) -> Seed:
+    """A valid game seed is an integer in [0, 2**64) or a key of ``KEY_BYTES`` bytes."""
+    if isinstance(seed, bytes):
+        if len(seed) != KEY_BYTES:
+            raise ValueError(f"a spawn key is {KEY_BYTES} bytes, got {len(seed)}")
+        return seed
     if not is_int(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not 0 <= seed < SEED_LIMIT:
@@ -73,3 +107,29 @@ def check_seed(seed: object) -> int:
 def random_seed() -> int:
     """A fresh seed for a game started without one, at most ``JSON_SAFE_SEED_MAX``."""
     return secrets.randbelow(JSON_SAFE_SEED_MAX + 1)
+
+
+def random_key() -> bytes:
+    """A fresh key for a game of the keyed scheme."""
+    return secrets.token_bytes(KEY_BYTES)
+
+
+def scheme(seed: Seed) -> str:
+    """The name of the spawn scheme ``seed`` belongs to."""
+    return KEYED if isinstance(seed, bytes) else SPLITMIX64
+
+
+def seed_json(seed: Seed) -> int | str:
+    """The seed as JSON holds it: the integer, or the key as 64 lower-case hex digits."""
+    return seed.hex() if isinstance(seed, bytes) else seed
+
+
+def seed_from_json(value: object, spawns: object) -> Seed:
+    """The seed of a saved game or a file that names its scheme; raises ValueError."""
+    if spawns == SPLITMIX64:
+        return check_seed(value)
+    if spawns != KEYED:
+        raise ValueError(f"spawns must be one of {', '.join(SCHEMES)}, got {spawns!r}")
+    if not isinstance(value, str) or not _KEY_HEX.fullmatch(value):
+        raise ValueError(f"the seed of a {KEYED} game is its key: {2 * KEY_BYTES} lower-case hex digits")
+    return bytes.fromhex(value)

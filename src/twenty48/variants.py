@@ -47,7 +47,7 @@ class Variant:
     #: Whether new tiles depend on the stage of the largest tile (else classic 2/4 odds).
     staged_spawns: bool
 
-    def spawn(self, seed: int, index: int, board: Board) -> tuple[int, int]:
+    def spawn(self, seed: spawns.Seed, index: int, board: Board) -> tuple[int, int]:
         """(cell, value) of spawn ``index`` of a game with ``seed`` on ``board``."""
         empty = board.empty_cells()
         if not self.staged_spawns:

@@ -72,13 +72,13 @@ def print_games(store: Store, profile: Profile) -> None:
     if not games:
         return
     print(f"{'id':>8}  {'variant':<7}  {'score':>8}  {'moves':>6}  {'tile':>6}  {'ranked':<6}  "
-          f"{'daily':<10}  {'fast':<4}  finished")  # fmt: skip
+          f"{'daily':<10}  {'finished':<19}  played too fast")  # fmt: skip
     for g in games:
-        finished = (g.finished_at or "")[:19] if g.over else "playing"
+        finished = f"{(g.finished_at or '')[:19] if g.over else 'playing':<19}"
         print(
             f"{g.id:>8}  {g.variant:<7}  {g.score:>8}  {g.moves:>6}  {g.max_tile:>6}  "
             f"{'yes' if g.ranked else 'no':<6}  {g.daily or '-':<10}  "
-            f"{'FAST' if g.flagged else '-':<4}  {finished}"
+            f"{finished}  {g.flagged or ''}"
         )
 
 

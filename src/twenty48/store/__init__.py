@@ -40,6 +40,11 @@ API (every game operation is scoped to a player: another player's game is ``Game
     code = store.new_transfer(player.id)      # a one-time code; store.claim_transfer(code.code, token)
     store.leaderboard("all-time", "classic", player_id=player.id)  # Leaderboard: a page and "me"
     store.public_replay(game_id, today)       # a game on the boards, for anyone; public_positions(...)
+    record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
+    record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
+    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's board)
+    record = store.adopt_pending(player.id, game)       # a new visitor's first game, at its first move
+    store.server_secret("daily")              # 32 random bytes, made once, kept in the database
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -133,6 +138,7 @@ from twenty48.store.games import TERMINAL_PLAYER, Store
 from twenty48.store.location import database_path, open_store
 from twenty48.store.records import (
     ID_LIMIT,
+    Daily,
     DamagedGame,
     FirstReach,
     GameRecord,
@@ -156,6 +162,7 @@ __all__ = [
     "ActionRejectedError",
     "Backend",
     "Connection",
+    "Daily",
     "DamagedGame",
     "FirstReach",
     "ForeignDatabaseError",

@@ -40,6 +40,16 @@ class GameRow(NamedTuple):
     updated_at: str
     current_game_id: int | None
     variant: str
+    #: The game still counts for the leaderboards (``twenty48.store.ranking``).
+    ranked: bool
+    #: The date of the daily challenge the game is, or None.
+    daily: str | None
+    #: When the game ended (game over), or None.
+    finished_at: str | None
+    #: Why the game was flagged as played faster than a person can, or None.
+    flagged: str | None
+    #: When the game's current window of actions began (Unix seconds), or None.
+    pace_at: float | None
 
 
 class GameColumns(NamedTuple):
@@ -51,6 +61,8 @@ class GameColumns(NamedTuple):
     max_tile: int
     won: bool
     over: bool
+    #: The spawn scheme's name (``twenty48.spawns``).
+    spawns: str
 
 
 class Checkpoint(NamedTuple):
@@ -224,7 +236,33 @@ class BoardsConnection(Protocol):
         """The player of the game if its replay is public on the UTC date ``today``."""
 
 
-class Connection(HistoryConnection, LimitsConnection, PlayersConnection, BoardsConnection, Protocol):
+class RankingConnection(Protocol):
+    """The primitives of ranked games, daily challenges and the server's secrets
+    (``twenty48.store.ranking``)."""
+
+    def set_ranking(self, game_id: int, ranked: bool, daily: str | None) -> None: ...
+
+    def set_pace(self, game_id: int, at: float, flagged: str | None) -> None:
+        """Start the game's next window of actions at ``at``; flag it if ``flagged`` is a reason (a
+        flag, once set, stays)."""
+
+    def daily_game_id(self, player_id: int, date: str) -> int | None:
+        """The player's daily challenge game of ``date`` (deleted ones too: a date is played once)."""
+
+    def daily_rank(self, game_id: int) -> int | None:
+        """The game's place among the ranked daily games of its date and variant (best score first,
+        ties by who finished first, unfinished last); None unless it is a ranked daily game."""
+
+    def server_secret(self, name: str) -> str | None:
+        """The secret's hex digits; None before it is made."""
+
+    def add_server_secret(self, name: str, secret: str) -> None:
+        """Keep ``secret`` unless one of that name exists (another process may have just made it)."""
+
+
+class Connection(
+    HistoryConnection, LimitsConnection, RankingConnection, PlayersConnection, BoardsConnection, Protocol
+):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 
     def player(self, key: str) -> Player | None: ...
@@ -242,11 +280,15 @@ class Connection(HistoryConnection, LimitsConnection, PlayersConnection, BoardsC
         """The game's state (``Game.to_dict(actions=False)`` as JSON) and its actions in order
         (``str`` of each: "left", "left@5")."""
 
-    def insert_game(self, player_id: int, columns: GameColumns, state: str, now: str) -> int:
-        """A new game row at revision 0, without its actions; returns its id."""
+    def insert_game(
+        self, player_id: int, columns: GameColumns, state: str, now: str, pace_at: float | None
+    ) -> int:
+        """A new game row at revision 0, unranked, without its actions; returns its id. An over game
+        is finished at ``now``; ``pace_at`` starts its first window of actions (None: not measured)."""
 
     def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
-        """Write the game's new state at ``revision``."""
+        """Write the game's new state at ``revision``; a game that is now over and was not is
+        finished at ``now``."""
 
     def append_actions(self, game_id: int, first_ply: int, actions: Sequence[Action]) -> None:
         """Log ``actions`` as plies ``first_ply``, ``first_ply + 1``, ... of the game."""

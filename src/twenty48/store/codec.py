@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from twenty48 import spawns
 from twenty48.game import Game, Start
 from twenty48.rules import Board
 from twenty48.store.backend import GameColumns
@@ -15,7 +16,15 @@ def encode(game: Game) -> str:
 
 
 def columns(game: Game) -> GameColumns:
-    return GameColumns(game.variant.name, game.score, game.moves, game.board.max_tile, game.won, game.over)
+    return GameColumns(
+        game.variant.name, game.score, game.moves, game.board.max_tile, game.won, game.over, game.spawns
+    )
+
+
+def unplayed(game: Game) -> bool:
+    """Nothing of the game would be lost by replacing it: no move on it, none to take back, not a
+    prepared position (an import or a repaired game)."""
+    return game.moves == 0 and not game.can_undo and game.start is None and game.score == 0
 
 
 def decode(state: str, actions: list[str]) -> Game:
@@ -28,10 +37,12 @@ def decode(state: str, actions: list[str]) -> Game:
         raise ValueError(str(exc)) from exc
 
 
-def origin(state: str) -> tuple[int, str, Start | None]:
+def origin(state: str) -> tuple[spawns.Seed, str, Start | None]:
     """The seed, variant and prepared start of a stored state: where its replay begins, read
     without the action log."""
     data = json.loads(state)
     start = data.get("start")
     begins = None if start is None else Start(Board.from_rows(start["board"]), start["score"])
-    return data["seed"], data["variant"], begins
+    # States written before the schemes (saved-game version 3 and older) are SplitMix64 games.
+    seed = spawns.seed_from_json(data["seed"], data.get("spawns", spawns.SPLITMIX64))
+    return seed, data["variant"], begins

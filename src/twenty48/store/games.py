@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from os import PathLike
@@ -19,6 +20,7 @@ from typing import Self
 
 import platformdirs
 
+from twenty48 import spawns
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Direction
 from twenty48.store import checkpoints, codec, durability
@@ -39,6 +41,7 @@ from twenty48.store.history import HistoryStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import database_path
 from twenty48.store.players import PlayersStore
+from twenty48.store.ranking import RankingStore
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
@@ -48,10 +51,18 @@ SORTS = ("date", "score", "max_tile")
 
 #: The name of the player who plays on this machine's terminal.
 TERMINAL_PLAYER = "terminal"
+#: The pace check: a game whose last ``PACE_WINDOW`` actions took less than ``PACE_WINDOW /
+#: MAX_ACTIONS_PER_S`` seconds (45 in 3 s) is flagged as played faster than a person can, for the
+#: host to look at; nothing is hidden by it. A person keeps up 5-8 moves a second for a few moves.
+PACE_WINDOW = 45
+MAX_ACTIONS_PER_S = 15
 
 
-class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
+class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
+
+    #: The clock of the pace check (Unix seconds).
+    clock: Callable[[], float] = staticmethod(time.time)
 
     def __init__(self, backend: Backend) -> None:
         self._backend = backend
@@ -151,8 +162,9 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
 
     # ---- games ----------------------------------------------------------------------------------
 
-    def current_game(self, player_id: int) -> GameRecord:
-        """The player's current game; a new one is started if the player has none."""
+    def current_game(self, player_id: int, *, ranked: bool = False) -> GameRecord:
+        """The player's current game; a new one is started if the player has none (``ranked``: a
+        ranked one, see ``new_game``)."""
         with self._read() as db:
             current = _current_game_id(db, player_id)
         if current is not None:
@@ -160,15 +172,23 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
         with self._write() as db:
             # Another process may have started one since the read above.
             current = db.current_game_id(player_id)
-            game_id = current if current is not None else self._insert(db, player_id, Game.new())
-            return self._record(db, player_id, game_id)
+            if current is None:
+                current = self._insert(db, player_id, _new(None, CLASSIC.name, ranked), ranked=ranked)
+            return self._record(db, player_id, current)
 
-    def new_game(self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name) -> GameRecord:
+    def new_game(
+        self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name, *, ranked: bool = False
+    ) -> GameRecord:
         """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
         current game. A current game with no move yet is replaced where it stands (same id, next
-        revision) instead of kept: only played games take room. Raises ValueError for an unknown
-        variant."""
-        game = Game.new(seed, variant)
+        revision) instead of kept: only played games take room. ``ranked``: the game counts for the
+        leaderboards until its first assisted action; its spawns come from a fresh secret key
+        (``twenty48.spawns``), which it does not reveal until it is finished. A game from a chosen
+        seed is practice, never ranked. Raises ValueError for an unknown variant, or a ranked game
+        with a seed."""
+        if ranked and seed is not None:
+            raise ValueError("a game from a chosen seed is practice: it is never ranked")
+        game = _new(seed, variant, ranked)
         with self._write() as db:
             current = _current_game_id(db, player_id)
             if current is not None:
@@ -177,12 +197,9 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
                 except StoreUnreadableError:
                     pass  # a damaged current game is left as it is, beside the new one
                 else:
-                    if _unplayed(old):
-                        # The old game's history rows go in the same transaction as its state.
-                        db.restart(row.id)
-                        checkpoints.note_game(db, row.id, game)
-                        return self._as_record(db, self._save(db, row, game), game)
-            return self._record(db, player_id, self._insert(db, player_id, game))
+                    if codec.unplayed(old):
+                        return self._as_record(db, self._restart(db, row, game, ranked, None), game)
+            return self._record(db, player_id, self._insert(db, player_id, game, ranked=ranked))
 
     def add_game(self, player_id: int, game: Game) -> GameRecord:
         """Store a game set up elsewhere (``Game.from_board``, an imported save, a game already
@@ -224,7 +241,7 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
                 _log(db, row.id, game, game.moves - 1)
                 checkpoints.note_move(db, row.id, max_before, game)
                 if auto:
-                    db.add_assists(row.id, auto_moves=1)
+                    row = _assisted(db, row, auto_moves=1)
                 row = self._save(db, row, game)
             return MoveOutcome(turn, self._as_record(db, row, game))
 
@@ -236,7 +253,7 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
                 game.undo()
             db.delete_action(row.id, game.moves)
             checkpoints.note_undo(db, row.id, game)
-            db.add_assists(row.id, undos=1)
+            row = _assisted(db, row, undos=1)
             return self._as_record(db, self._save(db, row, game), game)
 
     def keep_going(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
@@ -279,6 +296,10 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
             if not record.finished:
                 raise GameInProgressError(
                     "the game is still in progress; replay data is given for finished games", record
+                )
+            if record.secret:
+                raise GameInProgressError(
+                    "the daily game can still be resumed: its replay is given once it is over", record
                 )
             return Replay(
                 game_id=game_id,
@@ -327,9 +348,13 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
             _current_game_id(db, player_id)
             return self._record(db, player_id, self._insert(db, player_id, game))
 
-    def _insert(self, db: Connection, player_id: int, game: Game) -> int:
+    def _insert(
+        self, db: Connection, player_id: int, game: Game, *, ranked: bool = False, daily: str | None = None
+    ) -> int:
         """Store ``game`` (state and whole log) as the player's current game; returns its id."""
-        game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now())
+        game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now(), self.clock())
+        if ranked:
+            db.set_ranking(game_id, True, daily)
         _log(db, game_id, game, 0)
         checkpoints.note_game(db, game_id, game)
         db.set_current_game(player_id, game_id)
@@ -377,6 +402,14 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
             raise GameFinishedError(f"game {game_id} {why}", self._as_record(db, row, game))
         return row, game
 
+    def _restart(self, db: Connection, row: GameRow, game: Game, ranked: bool, daily: str | None) -> GameRow:
+        """Put the new ``game`` in the row of an unplayed game; returns the row as it now stands."""
+        # The old game's history rows go in the same transaction as its state.
+        db.restart(row.id)
+        db.set_ranking(row.id, ranked, daily)
+        checkpoints.note_game(db, row.id, game)
+        return self._save(db, row._replace(ranked=ranked, daily=daily, finished_at=None, flagged=None), game)
+
     def _save(self, db: Connection, row: GameRow, game: Game) -> GameRow:
         """Write the changed game; returns its row as it now stands."""
         revision, now = row.revision + 1, _now()
@@ -384,7 +417,23 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
         if game.score > 0:
             db.raise_best_score(row.player_id, game.variant.name, game.score)
         self._cache.put(row.id, revision, game)
-        return row._replace(revision=revision, updated_at=now)
+        finished_at = (row.finished_at or now) if game.over else None
+        if game.over and row.ranked:
+            # The move that ended a ranked game: it may be the player's best on the all-time board.
+            db.refresh_board_best(row.player_id, game.variant.name)
+        return self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
+
+    def _paced(self, db: Connection, row: GameRow) -> GameRow:
+        """The pace check, once every ``PACE_WINDOW`` actions: flag the game if they came faster
+        than a person plays."""
+        if row.revision % PACE_WINDOW:
+            return row
+        now = self.clock()
+        flagged = None
+        if row.pace_at is not None and now - row.pace_at < PACE_WINDOW / MAX_ACTIONS_PER_S:
+            flagged = f"{PACE_WINDOW} actions in {now - row.pace_at:.2f} s"
+        db.set_pace(row.id, now, flagged)
+        return row._replace(pace_at=now, flagged=row.flagged or flagged)
 
     def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord:
         return self._as_record(db, *self._load(db, player_id, game_id))
@@ -395,7 +444,7 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
             player_id=row.player_id,
             revision=row.revision,
             current=row.current_game_id == row.id,
-            seed=game.seed,
+            seed=None if _secret(row, game) else game.seed,
             variant=game.variant.name,
             board=game.board,
             score=game.score,
@@ -407,6 +456,11 @@ class Store(HistoryStore, LimitsStore, PlayersStore, BoardsStore):
             best_score=db.best_score(row.player_id, game.variant.name),
             created_at=row.created_at,
             updated_at=row.updated_at,
+            spawns=game.spawns,
+            ranked=row.ranked,
+            daily=row.daily,
+            finished_at=row.finished_at,
+            flagged=row.flagged,
         )
 
 
@@ -431,10 +485,21 @@ def web_key(token: str) -> str:
     return "web:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-def _unplayed(game: Game) -> bool:
-    """Nothing of the game would be lost by replacing it: no move on it, none to take back, not a
-    prepared position (an import or a repaired game)."""
-    return game.moves == 0 and not game.can_undo and game.start is None and game.score == 0
+def _new(seed: int | None, variant: str, ranked: bool) -> Game:
+    """A new game; a ranked one draws its spawns from a fresh secret key."""
+    return Game.new(spawns.random_key() if ranked else seed, variant)
+
+
+def _secret(row: GameRow, game: Game) -> bool:
+    """Whether the game's seed is withheld: it is ranked and may still be played. A ranked game
+    replaced by a newer one is finished for good, but a daily one can be resumed until it is over."""
+    return row.ranked and not game.over and (row.current_game_id == row.id or row.daily is not None)
+
+
+def _assisted(db: Connection, row: GameRow, **counts: int) -> GameRow:
+    """Count an assisted action (a hint, an auto-played move, an undo); it unranks the game."""
+    db.add_assists(row.id, **counts)
+    return row._replace(ranked=False)
 
 
 def _now() -> str:

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from twenty48.store import checkpoints, codec, stats, transfer
 from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery
-from twenty48.store.errors import GameNotFoundError, PlayerNotFoundError
-from twenty48.store.records import ID_LIMIT, ImportResult, Positions, Stats
+from twenty48.store.errors import GameInProgressError, GameNotFoundError, PlayerNotFoundError
+from twenty48.store.records import ID_LIMIT, GameRecord, ImportResult, Positions, Stats
 from twenty48.variants import get_variant
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ class HistoryStore:
         def _write(self) -> AbstractContextManager[Connection]: ...
 
         def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]: ...
+
+        def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord: ...
+
+        def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord: ...
 
     def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
         """The positions after moves ``first`` .. ``first + count - 1`` (move 0 is the start);
@@ -81,9 +85,11 @@ class HistoryStore:
         """Remove one of the player's games (its moves and state); if it was the current game the
         player gets a new one on the next ``current_game``. Its id is never given to another game."""
         with self._write() as db:
-            _owned(db, player_id, game_id)
+            row = _owned(db, player_id, game_id)
             # The hidden row is never loaded again, so its cached copy cannot be handed out.
             db.delete_game(player_id, game_id, _now())
+            # A deleted game leaves the boards; the player's next best takes its place.
+            db.refresh_board_best(player_id, row.variant)
 
     def export_game(self, player_id: int, game_id: int) -> dict[str, Any]:
         """The game as a ``twenty48-game/1`` file."""
@@ -95,7 +101,14 @@ class HistoryStore:
         with self._read() as db:
             _player(db, player_id)
             ids = [s.id for s in db.history(player_id, ListQuery("date", None, None, None, ID_LIMIT))]
-            return transfer.export_history([_export(self, db, player_id, i) for i in reversed(ids)])
+            # A ranked game in progress is left out: its seed would tell every tile still to come.
+            return transfer.export_history(
+                [
+                    _export(self, db, player_id, i)
+                    for i in reversed(ids)
+                    if not self._record(db, player_id, i).secret
+                ]
+            )
 
     def import_games(self, player_id: int, games: Sequence[transfer.Imported]) -> ImportResult:
         """Store the checked games of a file (``transfer.read_file``) as finished games of the
@@ -114,7 +127,7 @@ class HistoryStore:
                     continue
                 seen.add(item.key)
                 game = item.game
-                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now())
+                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now(), None)
                 db.append_actions(game_id, 0, game.actions)
                 checkpoints.write_index(db, game_id, item.index)
                 db.mark_imported(game_id)
@@ -124,7 +137,13 @@ class HistoryStore:
 
 def _export(store: HistoryStore, db: Connection, player_id: int, game_id: int) -> dict[str, Any]:
     row, game = store._load(db, player_id, game_id)
-    return transfer.export_game(game, game.over or row.current_game_id != game_id)
+    record = store._as_record(db, row, game)
+    if record.secret:
+        raise GameInProgressError(
+            "a ranked game in progress cannot be exported: its seed would tell every tile still to come",
+            record,
+        )
+    return transfer.export_game(game, record.finished)
 
 
 def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:

@@ -7,6 +7,7 @@ from typing import Literal
 
 from twenty48.game import Action, Start, Turn
 from twenty48.rules import Board
+from twenty48.spawns import Seed
 
 #: The largest id the store can hold (a signed 64-bit integer, in SQLite as in PostgreSQL).
 ID_LIMIT = 2**63 - 1
@@ -30,7 +31,9 @@ class GameRecord:
     revision: int
     #: The player's current game (not replaced by a newer one).
     current: bool
-    seed: int
+    #: The SplitMix64 seed or the key the spawns come from; None while the game is ranked and in
+    #: progress (``secret``): it would tell every later tile.
+    seed: Seed | None
     #: The game's rules: "classic" or "merge" (see ``twenty48.variants``).
     variant: str
     board: Board
@@ -44,6 +47,16 @@ class GameRecord:
     best_score: int
     created_at: str
     updated_at: str
+    #: The spawn scheme (``twenty48.spawns``): "splitmix64" or "blake2b".
+    spawns: str
+    #: The game still counts for the leaderboards (``twenty48.store.ranking``).
+    ranked: bool
+    #: The UTC date (YYYY-MM-DD) whose daily challenge this game is; None for any other game.
+    daily: str | None
+    #: When the game ended (game over); None before.
+    finished_at: str | None
+    #: Why the game looks played faster than a person can (for the host); None when it does not.
+    flagged: str | None
 
     @property
     def finished(self) -> bool:
@@ -52,6 +65,12 @@ class GameRecord:
     @property
     def max_tile(self) -> int:
         return self.board.max_tile
+
+    @property
+    def secret(self) -> bool:
+        """The seed is withheld: the game is ranked and may still be played (a daily game can be
+        resumed until it is over, so replacing it does not end it)."""
+        return self.seed is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +118,7 @@ class Replay:
     its result."""
 
     game_id: int
-    seed: int
+    seed: Seed
     variant: str
     #: ``Direction`` for a whole-board move, ``TileMove`` (``str()`` gives "left@5") for a single tile.
     actions: tuple[Action, ...]
@@ -270,6 +289,18 @@ class GameOverview:
     ranked: bool
     #: The UTC date of the daily challenge it is, or None.
     daily: str | None
-    flagged: bool
+    #: Why the game looks played faster than a person can; None when it does not.
+    flagged: str | None
     created_at: str
     finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    """A player's daily challenge of one UTC date."""
+
+    date: str
+    #: The player's game of that date, or None before they start it.
+    game_id: int | None
+    #: The game's place on the day's board; None unless it is a ranked daily game.
+    rank: int | None

@@ -263,6 +263,34 @@ def _player_limits_5(db: SQL) -> None:
     )
 
 
+def _ranked_6(db: SQL) -> None:
+    # Whether the game still counts for the leaderboards: set when a browser game starts through
+    # the server without a chosen seed, cleared for good by its first assisted action. Every game
+    # stored before this version is unranked (nobody kept its spawns secret).
+    db.execute("ALTER TABLE games ADD COLUMN ranked BOOLEAN NOT NULL DEFAULT FALSE")
+    # When the game ended (game over), for the boards' ties; NULL while it is not over. For the
+    # games already over, their last update is when their last move ended them.
+    db.execute("ALTER TABLE games ADD COLUMN finished_at TEXT")
+    db.execute("UPDATE games SET finished_at = updated_at WHERE over AND NOT set_aside")
+    # The UTC date (YYYY-MM-DD) whose daily challenge the game is; one per player and date.
+    db.execute("ALTER TABLE games ADD COLUMN daily TEXT")
+    db.execute("CREATE UNIQUE INDEX games_daily ON games (player_id, daily)")
+    db.execute("CREATE INDEX games_by_daily ON games (daily, variant, score)")
+    # The spawn scheme (twenty48.spawns), a copy of the state's: the key of a "blake2b" game is its
+    # seed, in the state, which no answer shows while the game is ranked and in progress.
+    db.execute(
+        "ALTER TABLE games ADD COLUMN spawns TEXT NOT NULL DEFAULT 'splitmix64' "
+        "CHECK (spawns IN ('splitmix64', 'blake2b'))"
+    )
+    # Why the game looks played faster than a person can (NULL: it does not), for the host; and
+    # when its current window of actions began (Unix seconds), to measure the pace.
+    db.execute("ALTER TABLE games ADD COLUMN flagged TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN pace_at DOUBLE PRECISION")
+    # The server's own secrets (the daily challenges' keys, the pending games of new visitors):
+    # 32 random bytes each, as hex, made the first time one is asked for and kept.
+    db.execute("CREATE TABLE server_secrets (name TEXT NOT NULL PRIMARY KEY, secret TEXT NOT NULL)")
+
+
 def _players_7(db: SQL) -> None:
     # Display names, shown on the leaderboards; name_key (the name casefolded) is what must be
     # unique. NULL for an anonymous player, and a unique index allows any number of NULLs.
@@ -306,6 +334,17 @@ def _players_7(db: SQL) -> None:
         ) WITHOUT ROWID"""
     )
     db.execute("CREATE INDEX board_bests_in_order ON board_bests (variant, score DESC, finished_at, game_id)")
+    db.execute(
+        """INSERT INTO board_bests (variant, player_id, game_id, score, finished_at)
+           SELECT variant, player_id, id, score, finished_at FROM (
+               SELECT g.variant, g.player_id, g.id, g.score, g.finished_at, row_number() OVER (
+                   PARTITION BY g.variant, g.player_id ORDER BY g.score DESC, g.finished_at, g.id
+               ) AS nth
+               FROM games g
+               WHERE g.ranked AND g.finished_at IS NOT NULL AND NOT g.set_aside AND g.deleted_at IS NULL
+           ) AS ranked_games
+           WHERE nth = 1"""
+    )
 
 
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
@@ -315,6 +354,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     _lost_actions_3,
     _history_4,
     _player_limits_5,
+    _ranked_6,
     _players_7,
 ]
 

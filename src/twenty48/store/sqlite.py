@@ -28,18 +28,22 @@ from twenty48.store.sqlite_boards import SQLiteBoards
 from twenty48.store.sqlite_history import SQLiteHistory
 from twenty48.store.sqlite_limits import SQLiteLimits
 from twenty48.store.sqlite_players import SQLitePlayers
+from twenty48.store.sqlite_ranking import SQLiteRanking
 
 BUSY_TIMEOUT_MS = 5000
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 
-_GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
+_GAME_COLUMNS = (
+    "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, "
+    "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at"
+)
 
 
-class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLitePlayers, SQLiteBoards):
+class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
-    of the per-player limits in ``SQLiteLimits``, of names and devices in ``SQLitePlayers``, of the
-    leaderboards in ``SQLiteBoards``)."""
+    of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``, of names and
+    devices in ``SQLitePlayers``, of the leaderboards in ``SQLiteBoards``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
@@ -71,7 +75,10 @@ class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLitePlayers, SQLiteBoards)
             "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
             (game_id, player_id),
         ).fetchone()
-        return GameRow(*found) if found is not None else None
+        if found is None:
+            return None
+        # SQLite gives its BOOLEAN as 0 or 1.
+        return GameRow(*found[:7], bool(found[7]), *found[8:])
 
     def state(self, game_id: int) -> tuple[str, list[str]]:
         (state,) = self._db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -83,21 +90,25 @@ class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLitePlayers, SQLiteBoards)
         ]
         return state, actions
 
-    def insert_game(self, player_id: int, columns: GameColumns, state: str, now: str) -> int:
+    def insert_game(
+        self, player_id: int, columns: GameColumns, state: str, now: str, pace_at: float | None
+    ) -> int:
         (game_id,) = self._db.execute(
-            """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state,
-                                  created_at, updated_at)
-               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
-            (player_id, *columns, state, now, now),
+            """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, spawns,
+                                  state, created_at, updated_at, finished_at, pace_at)
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+            (player_id, *columns, state, now, now, now if columns.over else None, pace_at),
         ).fetchone()
         return int(game_id)
 
     def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
+        # A game once over stays over (undo is refused then), so its first finish time is kept.
         self._db.execute(
             """UPDATE games SET revision = ?, variant = ?, score = ?, moves = ?, max_tile = ?, won = ?,
-                                over = ?, state = ?, updated_at = ?
+                                over = ?, spawns = ?, state = ?, updated_at = ?,
+                                finished_at = CASE WHEN ? THEN coalesce(finished_at, ?) END
                WHERE id = ?""",
-            (revision, *columns, state, now, game_id),
+            (revision, *columns, state, now, columns.over, now, game_id),
         )
 
     def append_actions(self, game_id: int, first_ply: int, actions: Sequence[Action]) -> None:

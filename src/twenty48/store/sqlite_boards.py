@@ -79,8 +79,7 @@ def _source(query: BoardQuery) -> tuple[str, tuple[Any, ...]]:
             (query.variant,),
         )
     return (
-        f"FROM games g INDEXED BY games_daily JOIN players p ON p.id = g.player_id "
-        f"WHERE g.daily = ? AND g.variant = ? AND {RANKED}",
+        f"FROM games g JOIN players p ON p.id = g.player_id WHERE g.daily = ? AND g.variant = ? AND {RANKED}",
         (query.date, query.variant),
     )
 

@@ -124,15 +124,17 @@ class SQLiteHistory:
     def restart(self, game_id: int) -> None:
         self.forget_after(game_id, -1)
         self._db.execute(
-            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played' "
-            "WHERE id = ?",
+            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played', "
+            "ranked = FALSE, daily = NULL, finished_at = NULL, flagged = NULL WHERE id = ?",
             (game_id,),
         )
 
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
-        # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown.
+        # NULL + n stays NULL: a game whose earlier assists nobody counted stays unknown. Any assist
+        # unranks the game for good.
         self._db.execute(
-            "UPDATE games SET hints = hints + ?, auto_moves = auto_moves + ?, undos = undos + ? WHERE id = ?",
+            "UPDATE games SET hints = hints + ?, auto_moves = auto_moves + ?, undos = undos + ?, "
+            "ranked = FALSE WHERE id = ?",
             (hints, auto_moves, undos, game_id),
         )
 

@@ -73,7 +73,7 @@ class SQLitePlayers:
             f"""SELECT p.id, p.name, p.hidden, p.host_hidden, p.created_at,
                        count(g.id),
                        count(g.id) FILTER (WHERE {RANKED} AND g.finished_at IS NOT NULL),
-                       count(g.id) FILTER (WHERE g.flagged)
+                       count(g.id) FILTER (WHERE g.flagged IS NOT NULL)
                 FROM players p LEFT JOIN games g ON g.player_id = p.id AND NOT g.set_aside
                 {"WHERE p.name IS NOT NULL" if named_only else ""}
                 GROUP BY p.id, p.name, p.hidden, p.host_hidden, p.created_at ORDER BY p.id"""
@@ -88,7 +88,7 @@ class SQLitePlayers:
             (player_id,),
         ).fetchall()
         return [
-            GameOverview(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7], bool(r[8]), r[9], r[10])
+            GameOverview(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7], r[8], r[9], r[10])
             for r in rows
         ]
 

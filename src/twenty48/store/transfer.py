@@ -19,6 +19,9 @@ with one action changed often replays to the same score, moves and largest tile 
 changes of a 60-move game did); the final board, where every spawn landed, catches it. A file
 without it (exactly the issue's format) still imports, checked on the other fields.
 ``start_score``: without it a prepared board's score would make the replay's score differ.
+``spawns``: the spawn scheme (``twenty48.spawns``), written only for a game of the keyed scheme
+(``"blake2b"``, a ranked game), whose ``seed`` is then its key as 64 lower-case hex digits; a file
+without it is a SplitMix64 game, as every file before the schemes.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ HISTORY_FORMAT = "twenty48-history/1"
 _REQUIRED = {"format", "seed", "variant", "actions", "score", "moves", "max_tile", "finished"}
 #: ``board`` is written by every export but optional on import (checked when present), so that a
 #: file in exactly the issue's format imports.
-_FIELDS = _REQUIRED | {"start_board", "start_score", "board"}
+_FIELDS = _REQUIRED | {"start_board", "start_score", "board", "spawns"}
 
 
 class ImportRefusedError(ValueError):
@@ -64,7 +67,10 @@ def key(game: Game) -> tuple[object, ...]:
 
 
 def export_game(game: Game, finished: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {"format": GAME_FORMAT, "seed": game.seed, "variant": game.variant.name}
+    data: dict[str, Any] = {"format": GAME_FORMAT}
+    if game.spawns != spawns.SPLITMIX64:
+        data["spawns"] = game.spawns
+    data.update(seed=spawns.seed_json(game.seed), variant=game.variant.name)
     if game.start is not None:
         data["start_board"] = [list(row) for row in game.start.board.rows]
         if game.start.score:
@@ -100,8 +106,8 @@ def read_file(data: object) -> list[Imported]:
     found = []
     for number, item in enumerate(items, start=1):
         name = f"game {number}" if kind == HISTORY_FORMAT else "the game"
-        if isinstance(item, Mapping) and is_int(item.get("seed")):
-            name += f" (seed {item['seed']})"
+        if isinstance(item, Mapping) and (is_int(item.get("seed")) or isinstance(item.get("seed"), str)):
+            name += f" (seed {str(item['seed'])[:64]})"
         try:
             found.append(_replayed(item))
         except ValueError as exc:
@@ -117,9 +123,10 @@ def _replayed(item: object) -> Imported:
     missing, unknown = _REQUIRED - set(item), set(item) - _FIELDS
     if missing or unknown:
         raise ValueError(f"missing {sorted(missing)}, unknown {sorted(unknown)}")
-    if not is_int(item["seed"]):
+    scheme = item.get("spawns", spawns.SPLITMIX64)
+    if scheme == spawns.SPLITMIX64 and not is_int(item["seed"]):
         raise ValueError(f"seed must be an integer, got {item['seed']!r}")
-    seed = spawns.check_seed(item["seed"])
+    seed = spawns.seed_from_json(item["seed"], scheme)
     variant = get_variant(item["variant"]) if isinstance(item["variant"], str) else None
     if variant is None:
         raise ValueError("variant must be a name")

@@ -1,0 +1,55 @@
+"""The SQLite statements of ranked games, daily challenges and the server's secrets
+(``RankingConnection``)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class SQLiteRanking:
+    """Mixed into ``SQLiteConnection``."""
+
+    _db: sqlite3.Connection
+
+    def set_ranking(self, game_id: int, ranked: bool, daily: str | None) -> None:
+        self._db.execute("UPDATE games SET ranked = ?, daily = ? WHERE id = ?", (ranked, daily, game_id))
+
+    def set_pace(self, game_id: int, at: float, flagged: str | None) -> None:
+        self._db.execute(
+            "UPDATE games SET pace_at = ?, flagged = coalesce(flagged, ?) WHERE id = ?",
+            (at, flagged, game_id),
+        )
+
+    def daily_game_id(self, player_id: int, date: str) -> int | None:
+        row = self._db.execute(
+            "SELECT id FROM games WHERE player_id = ? AND daily = ?", (player_id, date)
+        ).fetchone()
+        return row[0] if row is not None else None
+
+    def daily_rank(self, game_id: int) -> int | None:
+        # The order of the board: score descending, then finished before unfinished, earlier before
+        # later, lower id first. The place is one more than the games before this one.
+        row = self._db.execute(
+            """SELECT 1 + count(o.id) FROM games g
+               LEFT JOIN games o ON o.daily = g.daily AND o.variant = g.variant AND o.ranked
+                    AND NOT o.set_aside AND o.id != g.id
+                    AND (o.score > g.score
+                         OR (o.score = g.score
+                             AND ((o.finished_at IS NOT NULL AND g.finished_at IS NULL)
+                                  OR o.finished_at < g.finished_at
+                                  OR (o.finished_at IS NOT DISTINCT FROM g.finished_at AND o.id < g.id))))
+               WHERE g.id = ? AND g.ranked AND g.daily IS NOT NULL AND NOT g.set_aside
+               GROUP BY g.id""",
+            (game_id,),
+        ).fetchone()
+        return row[0] if row is not None else None
+
+    def server_secret(self, name: str) -> str | None:
+        row = self._db.execute("SELECT secret FROM server_secrets WHERE name = ?", (name,)).fetchone()
+        return row[0] if row is not None else None
+
+    def add_server_secret(self, name: str, secret: str) -> None:
+        self._db.execute(
+            "INSERT INTO server_secrets (name, secret) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (name, secret),
+        )
