@@ -227,6 +227,9 @@ class BoardsConnection(Protocol):
     def refresh_board_best(self, player_id: int, variant: str) -> None:
         """Recompute the player's entry on the all-time board of ``variant`` from their games."""
 
+    def refresh_board_shown(self, player_id: int) -> None:
+        """Show or hide the player's all-time entries as their name and hiding now say."""
+
     def board_page(self, query: BoardQuery) -> list[BoardEntry]: ...
 
     def board_entry(self, query: BoardQuery, player_id: int) -> BoardEntry | None:

@@ -65,6 +65,7 @@ class PlayersStore:
                 if owner is not None and owner != player_id:
                     raise NameTakenError(f"the name {checked.text!r} is taken")
             db.set_name(player_id, *((checked.text, checked.key) if checked else (None, None)))
+            db.refresh_board_shown(player_id)
             return _profile(db, player_id)
 
     def name_taken(self, name: str, player_id: int | None = None) -> bool:
@@ -79,6 +80,7 @@ class PlayersStore:
         with self._write() as db:
             _profile(db, player_id, lock=True)
             db.set_hidden(player_id, hidden, by_host=by_host)
+            db.refresh_board_shown(player_id)
             return _profile(db, player_id)
 
     def new_transfer(self, player_id: int, now: float | None = None) -> TransferCode:

@@ -330,13 +330,18 @@ def _players_7(db: SQL) -> None:
             game_id INTEGER NOT NULL REFERENCES games(id),
             score INTEGER NOT NULL,
             finished_at TEXT NOT NULL,
+            -- The player is on the boards (named, not hidden): kept with their name and hiding.
+            shown BOOLEAN NOT NULL,
             PRIMARY KEY (variant, player_id)
         ) WITHOUT ROWID"""
     )
-    db.execute("CREATE INDEX board_bests_in_order ON board_bests (variant, score DESC, finished_at, game_id)")
     db.execute(
-        """INSERT INTO board_bests (variant, player_id, game_id, score, finished_at)
-           SELECT variant, player_id, id, score, finished_at FROM (
+        "CREATE INDEX board_bests_in_order ON board_bests (variant, shown, score DESC, finished_at, game_id)"
+    )
+    # Nobody has a name yet, so nobody is shown.
+    db.execute(
+        """INSERT INTO board_bests (variant, player_id, game_id, score, finished_at, shown)
+           SELECT variant, player_id, id, score, finished_at, FALSE FROM (
                SELECT g.variant, g.player_id, g.id, g.score, g.finished_at, row_number() OVER (
                    PARTITION BY g.variant, g.player_id ORDER BY g.score DESC, g.finished_at, g.id
                ) AS nth
