@@ -84,7 +84,11 @@ def test_first_request_sets_a_strict_http_only_random_cookie(client: TestClient)
 
 def test_each_visitor_is_a_different_player(app) -> None:
     with TestClient(app) as alice, TestClient(app) as bob:
-        assert alice.get("/api/game").json()["id"] != bob.get("/api/game").json()["id"]
+        ids = []
+        for visitor in (alice, bob):
+            state = visitor.get("/api/game").json()
+            ids.append(move(visitor, state, legal(state)).json()["state"]["id"])
+        assert ids[0] != ids[1] and 0 not in ids
 
 
 def test_a_malformed_cookie_is_replaced(client: TestClient) -> None:
@@ -106,7 +110,9 @@ def test_current_game_is_created_on_first_visit_and_kept(client: TestClient) -> 
 
 
 def test_a_move_answers_what_to_animate_and_is_stored(client: TestClient, store: Store) -> None:
-    state = client.get("/api/game").json()
+    # A chosen seed (practice) shows it: a ranked game would not.
+    state = client.post("/api/games", json={"seed": 77}).json()
+    assert state["seed"] == 77 and not state["ranked"]
     direction = legal(state)
     reference = Game.new(state["seed"])
     turn = reference.move(direction)
@@ -403,7 +409,8 @@ def test_the_replay_schema_describes_the_engines_action_text(client: TestClient)
 
 def test_another_players_game_is_not_found(app) -> None:
     with TestClient(app) as alice, TestClient(app) as mallory:
-        state = alice.get("/api/game").json()
+        shown = alice.get("/api/game").json()
+        state = move(alice, shown, legal(shown)).json()["state"]
         game = f"/api/games/{state['id']}"
         mallory.get("/api/game")
         for response in (
@@ -479,7 +486,6 @@ def test_oversized_bodies_are_refused(client: TestClient) -> None:
 @pytest.mark.parametrize(
     "path",
     [
-        "/api/games/0",
         "/api/games/-1",
         "/api/games/abc",
         "/api/games/1.5",

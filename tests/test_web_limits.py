@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from twenty48.rules import Board
+from twenty48.rules import Board, Direction
 from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
@@ -63,9 +63,54 @@ def test_reading_and_refused_requests_create_no_player(client: TestClient, db: P
     assert rows(db, "players") == 0 and rows(db, "games") == 0
 
 
+def test_visits_without_a_cookie_create_nothing(client: TestClient, db: Path) -> None:
+    for _ in range(20):
+        client.cookies.clear()
+        state = client.get("/api/game").json()
+        assert (state["id"], state["moves"], state["ranked"], state["seed"]) == (0, 0, True, None)
+    assert rows(db, "players") == 0 and rows(db, "games") == 0
+
+
+def test_a_visitors_game_is_the_same_on_reload_and_stored_at_its_first_move(
+    client: TestClient, db: Path
+) -> None:
+    shown = client.get("/api/game").json()
+    assert client.get("/api/game").json() == shown == client.get("/api/games/0").json()
+    # Refused actions and a move that changes nothing store nothing.
+    board = Board.from_rows(shown["board"])
+    illegal = [d.value for d in Direction if not board.can_move(d)]
+    for direction in illegal:
+        answer = client.post("/api/games/0/move", json={"direction": direction, "revision": 0}).json()
+        assert not answer["changed"] and answer["state"] == shown
+    assert client.post("/api/games/0/undo", json={"revision": 0}).json()["error"] == "rejected"
+    assert client.post("/api/games/0/keep-going", json={"revision": 0}).json()["error"] == "rejected"
+    assert client.post("/api/games/0/move", json={"direction": "up", "revision": 3}).status_code == 409
+    assert (
+        client.post("/api/games/0/move", json={"direction": "up", "cell": 3, "revision": 0}).status_code
+        == 409
+    )
+    assert rows(db, "players") == 0 and rows(db, "games") == 0
+    after = play_one(client, shown)
+    assert after["id"] >= 1 and after["moves"] == 1 and after["ranked"] and after["seed"] is None
+    assert rows(db, "players") == 1 and rows(db, "games") == 1
+    # A tab still showing it reaches it under 0 while it is the current game.
+    assert client.get("/api/games/0").json() == after == client.get("/api/game").json()
+    state = play_one(client, client.post("/api/games").json())
+    assert client.get("/api/games/0").status_code == 404
+    assert client.get("/api/game").json() == state
+
+
+def test_another_visitors_cookie_shows_another_game(client: TestClient) -> None:
+    boards = set()
+    for _ in range(8):
+        client.cookies.clear()
+        boards.add(str(client.get("/api/game").json()["board"]))
+    assert len(boards) > 1
+
+
 def test_starting_games_without_playing_them_stores_one(client: TestClient, db: Path) -> None:
-    first = client.get("/api/game").json()
-    for _ in range(3):
+    first = client.post("/api/games").json()
+    for _ in range(2):
         again = client.post("/api/games").json()
         assert again["id"] == first["id"]
     assert client.get("/api/game").json() == again
@@ -92,7 +137,7 @@ def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> No
 
 def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:
     # A second Store on the file is what a second server process holds: its counts are the app's.
-    state = client.get("/api/game").json()
+    state = play_one(client, client.get("/api/game").json())
     with sqlite3.connect(db) as check:
         (player,) = check.execute("SELECT id FROM players").fetchone()
     with Store.open(db) as other:
@@ -162,7 +207,7 @@ def test_options_and_405_name_every_method_of_the_path(client: TestClient) -> No
 
 @pytest.mark.parametrize("spelling", ["+1", "%201", "1.0", "1_0", "01x", "\u0661"])
 def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
-    game = client.get("/api/game").json()
+    game = play_one(client, client.get("/api/game").json())
     assert game["id"] == 1
     assert client.get("/api/games/1").status_code == 200
     response = client.get(f"/api/games/{spelling}")
@@ -170,7 +215,8 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     assert client.get("/api/games", params={"limit": "+2"}).status_code == 422
     assert client.get("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
     parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
-    assert parameters[0]["schema"]["minimum"] == 1 and parameters[0]["schema"]["type"] == "integer"
+    # 0 is a new visitor's game (twenty48.web.pending).
+    assert parameters[0]["schema"]["minimum"] == 0 and parameters[0]["schema"]["type"] == "integer"
 
 
 def test_integral_floats_are_integers(client: TestClient) -> None:

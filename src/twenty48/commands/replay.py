@@ -28,7 +28,13 @@ def parse_actions(text: str) -> list[Action]:
     return actions
 
 
-def parse_seed(text: str) -> int:
+def parse_seed(text: str) -> spawns.Seed:
+    """An integer (a SplitMix64 seed), or a ranked game's key: 64 hex digits, as its replay gives it."""
+    if len(text) == 2 * spawns.KEY_BYTES:
+        try:
+            return spawns.seed_from_json(text.lower(), spawns.KEYED)
+        except ValueError:
+            pass  # not hex: reported below as not an integer either
     try:
         seed = int(text, 0)
     except ValueError:
@@ -40,7 +46,12 @@ def parse_seed(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=parse_seed, required=True, help="the game's seed")
+    parser.add_argument(
+        "--seed",
+        type=parse_seed,
+        required=True,
+        help="the game's seed: an integer, or the 64 hex digits of a ranked game's key (blake2b spawns)",
+    )
     parser.add_argument(
         "--actions",
         type=parse_actions,
@@ -73,7 +84,7 @@ class Replayed:
     after_end: int | None
 
 
-def replay(seed: int, actions: list[Action], variant: str) -> Replayed:
+def replay(seed: spawns.Seed, actions: list[Action], variant: str) -> Replayed:
     """Play ``actions`` as ``Game.replay`` does, noting which ones did nothing and why."""
     game = Game.new(seed, variant)
     illegal: list[int] = []
@@ -103,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
-                    "seed": game.seed,
+                    "seed": spawns.seed_json(game.seed),
+                    "spawns": game.spawns,
                     "variant": game.variant.name,
                     "board": [list(r) for r in game.board.rows],
                     "score": game.score,

@@ -53,7 +53,10 @@ _CONFLICTS: dict[type[GameConflictError], str] = {
 
 def error_response(status: int, code: str, detail: str, state: GameState | None = None) -> JSONResponse:
     answer = ErrorAnswer(error=code, detail=detail, state=state)
-    return JSONResponse(answer.model_dump(mode="json", exclude_none=True), status_code=status)
+    # Only an absent state is left out: the state's own nulls (a ranked game's seed) are part of it.
+    return JSONResponse(
+        answer.model_dump(mode="json", exclude={"state"} if state is None else set()), status_code=status
+    )
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

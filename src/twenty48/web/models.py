@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from twenty48 import spawns
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
-from twenty48.store import ID_LIMIT, GameRecord, GameSummary, MoveOutcome, Replay
+from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay
 from twenty48.variants import CLASSIC
 
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
@@ -19,6 +20,13 @@ SortName = Literal["date", "score", "max_tile"]
 #: The variant of a request that names none.
 DEFAULT_VARIANT = cast(VariantName, CLASSIC.name)
 VARIANT_HELP = "classic (the official rules) or merge (Merge 2048: staged spawns, single-tile swipes)."
+#: The spawn schemes of ``twenty48.spawns``.
+SpawnsName = Literal["splitmix64", "blake2b"]
+SEED_HELP = (
+    "What the spawns come from: an integer for a splitmix64 game, the 256-bit key as 64 hex digits for "
+    "a blake2b (ranked) game. Null while the game is ranked and in progress: it would tell every tile "
+    "still to come."
+)
 #: A logged move: a direction, or "left@5" for a single-tile move from cell 5 (Merge 2048).
 Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|1[0-5]))?$")]
 
@@ -67,8 +75,24 @@ class ActionRequest(_Request):
 
 
 class NewGameRequest(_Request):
-    seed: SeedNumber | None = Field(default=None, description="Replay a known game; random when absent.")
+    seed: SeedNumber | None = Field(
+        default=None,
+        description="Replay a known game (practice: never ranked); absent: a ranked game from a secret key.",
+    )
     variant: VariantName = Field(default=DEFAULT_VARIANT, description=f"The game's rules: {VARIANT_HELP}")
+    daily: bool = Field(
+        default=False,
+        description="Start, or resume, today's daily challenge (UTC): one classic ranked game per player "
+        "and day; once over it is answered as it ended. Takes no seed and no other variant.",
+    )
+
+    @model_validator(mode="after")
+    def _daily_alone(self) -> NewGameRequest:
+        if self.daily and self.seed is not None:
+            raise ValueError("the daily challenge has its own seed: leave seed out")
+        if self.daily and self.variant != DEFAULT_VARIANT:
+            raise ValueError(f"the daily challenge is a {DEFAULT_VARIANT} game")
+        return self
 
 
 class GameState(BaseModel):
@@ -76,7 +100,13 @@ class GameState(BaseModel):
 
     id: int
     revision: int = Field(description="Bumped by every accepted action (move, undo, keep going).")
-    seed: int
+    seed: int | str | None = Field(description=SEED_HELP)
+    spawns: SpawnsName = Field(description="The spawn scheme: splitmix64, or blake2b for a ranked game.")
+    ranked: bool = Field(
+        description="The game counts for the leaderboards: started by the server without a chosen seed "
+        "and not assisted since (a hint, an auto-played move or an undo unranks it for good)."
+    )
+    daily: str | None = Field(description="The UTC date (YYYY-MM-DD) of the daily challenge this game is.")
     variant: VariantName = Field(description=f"The game's rules: {VARIANT_HELP}")
     board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
     score: int
@@ -95,7 +125,10 @@ class GameState(BaseModel):
         return cls(
             id=record.id,
             revision=record.revision,
-            seed=record.seed,
+            seed=None if record.seed is None else spawns.seed_json(record.seed),
+            spawns=cast(SpawnsName, record.spawns),
+            ranked=record.ranked,
+            daily=record.daily,
             variant=cast(VariantName, record.variant),
             board=[list(row) for row in record.board.rows],
             score=record.score,
@@ -203,7 +236,10 @@ class ReplayAnswer(BaseModel):
     """A finished game: ``Game.replay(seed, actions, variant, start)`` rebuilds it exactly."""
 
     id: int
-    seed: int
+    seed: int | str = Field(
+        description="An integer for a splitmix64 game, the key as 64 hex digits for blake2b."
+    )
+    spawns: SpawnsName = Field(description="The spawn scheme (twenty48.spawns).")
     variant: VariantName
     actions: list[Action] = Field(
         description='The moves in order: "left", or "left@5" for a single-tile move from cell 5.'
@@ -222,7 +258,8 @@ class ReplayAnswer(BaseModel):
         start = replay.start
         return cls(
             id=replay.game_id,
-            seed=replay.seed,
+            seed=spawns.seed_json(replay.seed),
+            spawns=cast(SpawnsName, spawns.scheme(replay.seed)),
             variant=cast(VariantName, replay.variant),
             actions=[str(a) for a in replay.actions],
             score=replay.score,
@@ -256,7 +293,7 @@ class RankedMove(BaseModel):
 
 
 class HintAnswer(BaseModel):
-    game_id: int
+    game_id: int = Field(description="The game id asked about (0 for a new visitor's first game).")
     revision: int = Field(description="The revision the hint was computed for.")
     best: Direction
     moves: list[RankedMove] = Field(description="Every legal whole-board move, best first.")
@@ -265,6 +302,20 @@ class HintAnswer(BaseModel):
 class BestScore(BaseModel):
     variant: VariantName
     best: int = Field(description="The player's best score in this variant (0 before any game).")
+
+
+class DailyAnswer(BaseModel):
+    date: str = Field(description="Today, in UTC (YYYY-MM-DD): the daily challenge now open.")
+    seconds_left: int = Field(description="Seconds until the next UTC day's challenge opens.")
+    game_id: int | None = Field(description="The player's daily game of today; null before it is started.")
+    rank: int | None = Field(
+        description="The game's place on today's board (best score first, ties by who finished first); "
+        "null before it is started, or once it is unranked."
+    )
+
+    @classmethod
+    def of(cls, daily: Daily, seconds_left: int) -> DailyAnswer:
+        return cls(date=daily.date, seconds_left=seconds_left, game_id=daily.game_id, rank=daily.rank)
 
 
 class ErrorAnswer(BaseModel):

@@ -8,14 +8,17 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from pydantic import BaseModel, BeforeValidator
 
+from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, GameFinishedError, Store
+from twenty48.store import ID_LIMIT, GameFinishedError, MoveOutcome, StaleRevisionError, Store
+from twenty48.store.errors import refusal
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import MAX_BODY, player_token
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
@@ -24,6 +27,7 @@ from twenty48.web.models import (
     VARIANT_HELP,
     ActionRequest,
     BestScore,
+    DailyAnswer,
     ErrorAnswer,
     GameList,
     GameListItem,
@@ -37,6 +41,7 @@ from twenty48.web.models import (
     SortName,
     VariantName,
 )
+from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game, pending_record
 from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
 
 T = TypeVar("T")
@@ -64,6 +69,8 @@ class WebContext:
     store: Store
     worker: StoreWorker
     limits: Limits = field(default_factory=Limits)
+    #: The server secret new visitors' pending games derive from (``twenty48.web.pending``).
+    pending_secret: bytes = field(init=False)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
     hints: HintWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
@@ -75,6 +82,7 @@ class WebContext:
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
+        self.pending_secret = self.store.server_secret(PENDING_SECRET)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:
@@ -96,6 +104,19 @@ class Caller:
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.web.worker.run(fn, *args, **kwargs)
+
+    def pending(self) -> Game:
+        """The game this caller is shown before a player is stored (``twenty48.web.pending``)."""
+        return pending_game(self.web.pending_secret, self.token)
+
+    async def game_id(self, game_id: int) -> tuple[Caller, int]:
+        """The caller and the stored game ``game_id`` names: ``PENDING_GAME`` is the caller's
+        pending game, stored now if it was not yet (with the player), or a 404 once another game
+        has replaced it."""
+        if game_id != PENDING_GAME:
+            return self, game_id
+        me = await self.registered()
+        return me, (await me.run(me.web.store.adopt_pending, me.player, self.pending())).id
 
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it
@@ -144,7 +165,16 @@ CallerDep = Annotated[Caller, Depends(get_caller)]
 #: Integers in a URL are decimal digits, nothing else: ``Digits`` after the parameter's own bounds
 #: (placed after them, the bounds still reach the schema as minimum and maximum).
 Digits = BeforeValidator(_digits)
-GameId = Annotated[int, Path(ge=1, le=ID_LIMIT, description="A game of the requesting player."), Digits]
+GameId = Annotated[
+    int,
+    Path(
+        ge=0,
+        le=ID_LIMIT,
+        description="A game of the requesting player; 0 is a new visitor's first game, which is stored "
+        "only at its first move (its answers then carry its id).",
+    ),
+    Digits,
+]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorAnswer, "description": description}
@@ -168,10 +198,18 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=_ERRORS)
 
 
-@router.get("/game", response_model=GameState, summary="The player's current game (started on first visit)")
+@router.get(
+    "/game",
+    response_model=GameState,
+    summary="The player's current game",
+    description="A visitor without a stored player gets a ranked game with id 0 that is not stored: "
+    "the same one on every request with the same cookie. Its first move that changes the board "
+    "stores the player and the game; nothing else does.",
+)
 async def current_game(me: CallerDep) -> Response:
-    me = await me.registered()
-    return _json(GameState.of(await me.run(me.web.store.current_game, me.player)))
+    if me.player == NO_PLAYER:
+        return _json(GameState.of(pending_record(me.pending())))
+    return _json(GameState.of(await me.run(me.web.store.current_game, me.player, ranked=True)))
 
 
 @router.post(
@@ -182,8 +220,10 @@ async def current_game(me: CallerDep) -> Response:
     summary="Start a new game",
     description="The new game becomes the current one. While the current game has no move yet it is "
     "replaced where it stands instead of being kept: a game is kept only once it has been played. "
-    "A player may start a limited number of games a minute (`2048 serve --new-games-per-minute`); "
-    "beyond it the answer is 429 with `Retry-After`.",
+    "Without `seed` the game is ranked (its spawns come from a secret key, withheld until it is "
+    "finished); with one it is practice, never ranked. `daily` starts or resumes today's daily "
+    "challenge. A player may start a limited number of games a minute "
+    "(`2048 serve --new-games-per-minute`); beyond it the answer is 429 with `Retry-After`.",
 )
 async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Response:
     body = body if body is not None else NewGameRequest()
@@ -195,8 +235,36 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
         raise TooManyRequestsError(
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
-    record = await me.run(me.web.store.new_game, me.player, body.seed, body.variant)
+    if body.daily:
+        record = await me.run(me.web.store.daily_game, me.player, utc_date(datetime.now(UTC)))
+    else:
+        record = await me.run(
+            me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
+        )
     return _json(GameState.of(record), status.HTTP_201_CREATED)
+
+
+@router.get(
+    "/daily",
+    response_model=DailyAnswer,
+    summary="Today's daily challenge: time left, the player's game and place",
+    description='One classic ranked game per player and UTC day (`POST /api/games {"daily": true}`), '
+    "from a seed of the player's own that nobody can compute ahead. Creates nothing.",
+)
+async def daily(me: CallerDep) -> Response:
+    now = datetime.now(UTC)
+    found = await me.run(me.web.store.daily, me.player, utc_date(now))
+    return _json(DailyAnswer.of(found, seconds_to_midnight(now)))
+
+
+def utc_date(now: datetime) -> str:
+    return now.date().isoformat()
+
+
+def seconds_to_midnight(now: datetime) -> int:
+    """Whole seconds (rounded up) until the next UTC day begins."""
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)
+    return math.ceil((midnight - now).total_seconds())
 
 
 @router.get(
@@ -234,6 +302,9 @@ async def list_games(
 
 @router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
 async def get_game(me: CallerDep, game_id: GameId) -> Response:
+    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+        return _json(GameState.of(pending_record(me.pending())))
+    me, game_id = await me.game_id(game_id)
     return _json(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
@@ -251,6 +322,15 @@ async def get_game(me: CallerDep, game_id: GameId) -> Response:
 )
 async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     store = me.web.store
+    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+        # A move that changes nothing stores nothing; the first one that does stores the game.
+        shown = me.pending()
+        trial = _pending_action(
+            shown, body.revision, lambda g: g.play(make_action(body.direction, body.cell))
+        )
+        if not trial.changed:
+            return _json(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
+    me, game_id = await me.game_id(game_id)
     outcome = await me.run(
         store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision, auto=body.auto
     )
@@ -261,6 +341,9 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     "/games/{game_id}/undo", response_model=GameState, responses=_CONFLICT, summary="Take back the last move"
 )
 async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
+    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+        _pending_action(me.pending(), body.revision, Game.undo)
+    me, game_id = await me.game_id(game_id)
     record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
     return _json(GameState.of(record))
 
@@ -272,6 +355,9 @@ async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     summary="Play on after winning",
 )
 async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
+    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+        _pending_action(me.pending(), body.revision, Game.keep_going)
+    me, game_id = await me.game_id(game_id)
     record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
     return _json(GameState.of(record))
 
@@ -294,6 +380,9 @@ async def hint(
     game_id: GameId,
     time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS), Digits] = DEFAULT_HINT_MS,
 ) -> Response:
+    asked = game_id
+    # A hint on a pending game is counted (it unranks the game), so the game is stored first.
+    me, game_id = await me.game_id(game_id)
     record = await me.run(me.web.store.get_game, me.player, game_id)
     if record.over:
         raise GameFinishedError("the game is over: there is no move to rank", record)
@@ -314,12 +403,24 @@ async def hint(
         await me.run(me.web.store.release_hint, me.player, lease)
     return _json(
         HintAnswer(
-            game_id=record.id,
+            game_id=asked,
             revision=record.revision,
             best=next(iter(ranking)),
             moves=RankedMove.ranked(record.board, ranking),
         )
     )
+
+
+def _pending_action(shown: Game, revision: int, action: Callable[[Game], T]) -> T:
+    """Try ``action`` on a copy of a pending game; its refusal (or a revision other than 0) is the
+    store's error, carrying the pending game, and nothing is stored."""
+    if revision != 0:
+        raise StaleRevisionError(f"the game is at revision 0, not {revision}", pending_record(shown))
+    trial = Game.from_dict(shown.to_dict())
+    try:
+        return action(trial)
+    except IllegalAction as exc:
+        raise refusal(exc, pending_record(shown)) from exc
 
 
 def _rank(board: Board, time_limit: float) -> dict[Direction, float]:
