@@ -34,11 +34,8 @@ def app(store: Store, clock: list[float]):
     return create_app(store, clock=lambda: clock[0])
 
 
-def player(client: TestClient, store: Store, name: str | None) -> int:
-    if name is not None:
-        assert client.put("/api/me", json={"name": name}).status_code == 200
-    else:
-        client.get("/api/game")
+def player(client: TestClient, store: Store, name: str) -> int:
+    assert client.put("/api/me", json={"name": name}).status_code == 200
     return store.find_web_player(client.cookies[COOKIE_NAME]).id
 
 

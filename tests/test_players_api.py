@@ -86,7 +86,7 @@ def test_a_transfer_code_moves_the_player_once(app, store: Store, clock: list[fl
     with client(app) as laptop, client(app) as phone, client(app) as third:
         laptop.put("/api/me", json={"name": "Ada"})
         laptop_game = laptop.get("/api/game").json()["id"]
-        phone_game = phone.get("/api/game").json()["id"]
+        phone_game = phone.post("/api/games", json={}).json()["id"]
         old_phone = store.find_web_player(phone.cookies[COOKIE_NAME])
         made = laptop.post("/api/me/transfer")
         assert made.status_code == 201
