@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -9,7 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from test_boards import finish
-from twenty48.store import Store
+from twenty48.game import Game
+from twenty48.rules import Board
+from twenty48.store import Store, transfer
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
@@ -39,43 +42,59 @@ def player(client: TestClient, store: Store, name: str) -> int:
     return store.find_web_player(client.cookies[COOKIE_NAME]).id
 
 
-def test_the_daily_board_of_two_players_and_its_public_replays(app, store: Store, clock: list[float]) -> None:
+def play_out(client: TestClient, state: dict) -> dict:
+    """Play the game through the API until it is over, pushing up and left first."""
+    while not state["over"]:
+        legal = {d.value for d in Board.from_rows(state["board"]).legal_moves()}
+        direction = next(d for d in ("up", "left", "right", "down") if d in legal)
+        body = {"direction": direction, "revision": state["revision"]}
+        state = client.post(f"/api/games/{state['id']}/move", json=body).json()["state"]
+    return state
+
+
+def test_two_players_finish_the_daily_game_and_the_board_orders_them(app, store: Store, clock) -> None:
+    clock[0] = time.time()  # the daily challenge is today's, by the server's own clock
     with TestClient(app) as ada, TestClient(app) as bob, TestClient(app) as visitor:
         games = {}
         for client, name in ((ada, "Ada"), (bob, "Bob")):
-            me = player(client, store, name)
-            game = store.daily_game(me, DAY)
-            games[name] = (finish(store, me, game.id), game.id)
+            player(client, store, name)
+            state = play_out(client, client.post("/api/games", json={"daily": True}).json())
+            games[name] = (state["score"], state["id"])
         answer = bob.get("/api/leaderboard", params={"board": "daily"})
         assert answer.status_code == 200
         body = answer.json()
-        assert body["board"] == "daily" and body["date"] == DAY and body["variant"] == "classic"
-        expected = sorted(games, key=lambda n: -games[n][0])
+        assert body["board"] == "daily" and body["variant"] == "classic"
+        expected = sorted(games, key=lambda n: -games[n][0])  # a tie: Ada, who finished first
         assert [e["name"] for e in body["entries"]] == expected
         assert [e["rank"] for e in body["entries"]] == [1, 2]
-        assert set(body["entries"][0]) == {
-            "rank",
-            "name",
-            "score",
-            "max_tile",
-            "moves",
-            "finished_at",
-            "game_id",
-        }
-        assert body["me"]["name"] == "Bob"
+        assert [e["game_id"] for e in body["entries"]] == [games[n][1] for n in expected]
+        fields = {"rank", "name", "score", "max_tile", "moves", "finished_at", "game_id"}
+        assert set(body["entries"][0]) == fields
+        assert body["me"]["name"] == "Bob" and body["me"]["rank"] == expected.index("Bob") + 1
         assert visitor.get("/api/leaderboard?board=daily").json()["me"] is None
-        # Today's games are not public yet; tomorrow they are, for anyone.
+        # Today's games are not public yet; after the day they are, for anyone.
         game_id = games["Ada"][1]
         assert visitor.get(f"/api/public/games/{game_id}/replay").status_code == 404
+        assert visitor.get(f"/api/public/games/{game_id}/positions").status_code == 404
+        day = body["date"]
         clock[0] += 24 * 3600
         replay = visitor.get(f"/api/public/games/{game_id}/replay")
         assert replay.status_code == 200 and replay.json()["id"] == game_id
+        assert replay.json()["seed"] is not None
         positions = visitor.get(f"/api/public/games/{game_id}/positions", params={"from": 0, "count": 3})
         assert positions.status_code == 200 and len(positions.json()["positions"]) == 3
-        assert (
-            visitor.get(f"/api/leaderboard?board=daily&date={DAY}").json()["entries"][0]["name"]
-            == expected[0]
-        )
+        that_day = visitor.get(f"/api/leaderboard?board=daily&date={day}").json()
+        assert [e["name"] for e in that_day["entries"]] == expected
+
+
+def test_a_finished_daily_game_is_public_only_after_its_day(app, store: Store, clock: list[float]) -> None:
+    with TestClient(app) as ada, TestClient(app) as visitor:
+        me = player(ada, store, "Ada")
+        game = store.daily_game(me, DAY)
+        finish(store, me, game.id)
+        assert visitor.get(f"/api/public/games/{game.id}/replay").status_code == 404
+        clock[0] += 12 * 3600  # midnight UTC: the next day
+        assert visitor.get(f"/api/public/games/{game.id}/replay").status_code == 200
 
 
 def test_another_players_unranked_or_unfinished_game_stays_private(app, store: Store) -> None:
@@ -125,3 +144,31 @@ def test_leaderboard_parameters_are_checked(app, query: str) -> None:
         answer = visitor.get(f"/api/leaderboard?{query}")
         assert answer.status_code == 422, answer.json()
         assert answer.json()["detail"]
+
+
+def test_assisted_chosen_seed_and_imported_games_never_rank(app, store: Store, clock: list[float]) -> None:
+    with TestClient(app) as ada, TestClient(app) as visitor:
+        player(ada, store, "Ada")
+        chosen = play_out(ada, ada.post("/api/games", json={"seed": 5}).json())
+        assisted = ada.post("/api/games", json={}).json()
+        direction = Board.from_rows(assisted["board"]).legal_moves()[0].value
+        moved = ada.post(
+            f"/api/games/{assisted['id']}/move",
+            json={"direction": direction, "revision": assisted["revision"]},
+        ).json()["state"]
+        assisted = play_out(
+            ada, ada.post(f"/api/games/{assisted['id']}/undo", json={"revision": moved["revision"]}).json()
+        )
+        game = Game.new(6)
+        while not game.over:
+            game.play(game.board.legal_moves()[0])
+        imported = ada.post("/api/import", json=transfer.export_game(game, True)).json()["imported"]
+        assert len(imported) == 1
+        clock[0] += 2 * 24 * 3600
+        board = ada.get("/api/leaderboard?board=all-time").json()
+        assert board["entries"] == [] and board["me"] is None
+        for game_id in (chosen["id"], assisted["id"], *imported):
+            assert visitor.get(f"/api/public/games/{game_id}/replay").status_code == 404
+        # A ranked game played out is on the board.
+        ranked = play_out(ada, ada.post("/api/games", json={}).json())
+        assert [e["game_id"] for e in ada.get("/api/leaderboard").json()["entries"]] == [ranked["id"]]
