@@ -15,7 +15,7 @@ const STRINGS = {
     name_character: "Only letters, digits, single spaces and _ - . are allowed ({c}).",
     name_taken: "Someone else has that name.", invalid_request: "That name cannot be used.",
     moveDevice: "Move to another device", showCode: "Get a code",
-    codeIs: "On the other device, enter {code} within 15 minutes (it works once).",
+    codeIs: "On the other device, enter this code within 15 minutes (it works once):",
     enterCode: "Code from your other device", useCode: "Use code", claimed: "This device is now that player.",
     code_unknown: "There is no such code.", code_expired: "That code has expired; get a new one.",
     code_used: "That code was used already; get a new one.", too_many_claims: "Too many tries; wait a minute.",
@@ -30,7 +30,7 @@ const STRINGS = {
     name_character: "使えるのは文字・数字・単独の空白・_ - . だけです（{c}）。",
     name_taken: "その名前はほかの人が使っています。", invalid_request: "その名前は使えません。",
     moveDevice: "別の端末に移る", showCode: "コードを取得",
-    codeIs: "別の端末で15分以内に {code} を入力してください（1回だけ使えます）。",
+    codeIs: "別の端末で15分以内にこのコードを入力してください（1回だけ使えます）:",
     enterCode: "別の端末のコード", useCode: "コードを使う", claimed: "この端末はそのプレイヤーになりました。",
     code_unknown: "そのコードはありません。", code_expired: "コードの期限が切れました。新しく取得してください。",
     code_used: "そのコードは使用済みです。新しく取得してください。", too_many_claims: "試行が多すぎます。1分待ってください。",
@@ -45,7 +45,7 @@ const STRINGS = {
     name_character: "只能使用字母、数字、单个空格和 _ - .（{c}）。",
     name_taken: "这个名称已被别人使用。", invalid_request: "这个名称不能使用。",
     moveDevice: "转移到另一台设备", showCode: "获取代码",
-    codeIs: "请在 15 分钟内在另一台设备上输入 {code}（只能用一次）。",
+    codeIs: "请在 15 分钟内在另一台设备上输入此代码（只能用一次）：",
     enterCode: "另一台设备上的代码", useCode: "使用代码", claimed: "此设备现在就是那位玩家。",
     code_unknown: "没有这个代码。", code_expired: "代码已过期，请重新获取。",
     code_used: "代码已被使用，请重新获取。", too_many_claims: "尝试次数过多，请等一分钟。",
@@ -64,7 +64,8 @@ const HTML = `
   <label class="opt"><span data-i18n="hideMe">Hide me from the leaderboards</span><input type="checkbox" class="switch" data-part="hidden"></label>
   <h3 data-i18n="moveDevice">Move to another device</h3>
   <div class="line"><button class="btn" type="button" data-part="get-code" data-i18n="showCode">Get a code</button></div>
-  <p class="note code" role="status" data-part="code"></p>
+  <p class="note" role="status" data-part="code-note"></p>
+  <output class="code" data-part="code"></output>
   <form class="claim-form" data-part="claim-form">
     <label for="claim-code" data-i18n="enterCode">Code from your other device</label>
     <div class="line"><input id="claim-code" name="code" maxlength="64" autocomplete="off" autocapitalize="characters" spellcheck="false">
@@ -124,10 +125,11 @@ export function playerSection(dialog, i18n) {
   part("get-code").addEventListener("click", async () => {
     try {
       const answer = await call("POST", "/api/me/transfer");
-      part("code").textContent = i18n.t("codeIs", { code: answer.code });
+      part("code-note").textContent = i18n.t("codeIs");
+      part("code").textContent = answer.code;
       part("code").dataset.code = answer.code;
     } catch (error) {
-      part("code").textContent = refusal(i18n, error);
+      part("code-note").textContent = refusal(i18n, error);
     }
   });
   part("claim-form").addEventListener("submit", async (event) => {

@@ -104,7 +104,7 @@ export class LeaderboardView {
   show(answer) {
     const t = (key, vars) => this.t(key, vars);
     const head = element("tr");
-    for (const key of ["rankCol", "nameCol", "score", "largest", "moves", "finishedCol", "actions"]) {
+    for (const key of ["rankCol", "nameCol", "score", "tileCol", "moves", "finishedCol", "replay"]) {
       head.append(element("th", { scope: "col" }, t(key)));
     }
     const thead = element("thead");
@@ -141,6 +141,7 @@ export class LeaderboardView {
     for (const value of [entry.rank, entry.name, entry.score, entry.max_tile, entry.moves, finished]) {
       tr.append(element("td", {}, String(value)));
     }
+    tr.children[1].title = entry.name; // a long name is cut on a phone: the whole of it on hover
     const cell = element("td");
     // A daily game's replay is public once the game and its day are over.
     const open = entry.finished_at && (answer.board !== "daily" || answer.date < today());
