@@ -71,9 +71,10 @@ def test_a_transfer_code_moves_the_player_to_another_browser(pages: Pages, live_
     phone = pages.open("/", viewport=PHONE)
     open_settings(phone)
     phone.fill("#claim-code", code.get_attribute("data-code") or "")
-    phone.click(".claim-form button[type=submit]")
-    expect(phone.locator('[data-part="claim-note"]')).to_have_text("This device is now that player.")
-    phone.wait_for_load_state("load")
+    # The page says so, then reloads as that player.
+    with phone.expect_navigation():
+        phone.click(".claim-form button[type=submit]")
+        expect(phone.locator('[data-part="claim-note"]')).to_have_text("This device is now that player.")
     phone.wait_for_selector("body[data-ready]")
     open_settings(phone)
     expect(phone.locator("#display-name")).to_have_value(chosen)
