@@ -105,6 +105,11 @@ class PlayersStore:
 
         with self._write() as db:
             found = db.transfer_code(_hash(written))
+            if found is not None:
+                # Read again under the player's lock: on PostgreSQL a claim of the same code in
+                # another process may have used it since the first read.
+                _profile(db, found[0], lock=True)
+                found = db.transfer_code(_hash(written))
             if found is None:
                 raise TransferCodeError("unknown", "no such transfer code")
             player_id, expires_at, used_at = found
@@ -112,7 +117,6 @@ class PlayersStore:
                 raise TransferCodeError("used", "this transfer code was used already; make a new one")
             if expires_at <= now:
                 raise TransferCodeError("expired", "this transfer code has expired; make a new one")
-            _profile(db, player_id, lock=True)
             db.use_transfer_code(_hash(written), now)
             key = web_key(token)
             db.add_device(key, player_id, datetime.fromtimestamp(now, UTC).isoformat(timespec="milliseconds"))
