@@ -1,7 +1,9 @@
 // The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices, autoplay.js asks the solver, newgame.js holds the new-game dialog (both loaded on first use).
+// choices, autoplay.js asks the solver, newgame.js holds the new-game dialog, ask.js the questions
+// before an assisted action and before the daily challenge, daily.js the daily challenge's entry
+// (all loaded on first use).
 
 import { Sound } from "./audio.js";
 import { Hud } from "./hud.js";
@@ -34,6 +36,24 @@ const auto = {
 let dialog = null;
 const withDialog = () => (dialog ??= import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
 const newGame = () => withDialog().then((d) => d.request());
+let asking = null;
+const ask = (topic) => (asking ??= import("./ask.js").then((m) => m.asker(i18n))).then((asker) => asker(topic));
+let daily = null;
+const withDaily = () => import("./daily.js").then((m) => (daily = new m.DailyEntry(queue, i18n, ask)));
+
+// Undo, a hint or auto-play unranks a ranked game for good: the page asks first, each time such a
+// game is about to lose its place (the server's answer then says it is unranked). `agreed` names
+// the position the player said yes on, until that answer comes.
+let agreed = null;
+async function assisted(act) {
+  const state = queue.state;
+  const here = state && `${state.id}@${state.revision}`;
+  if (state?.ranked && !state.over && agreed !== here) {
+    if (!(await ask("assist"))) return;
+    agreed = here;
+  }
+  act();
+}
 
 // In Merge 2048 a swipe that starts on a tile moves only that tile (the one shown there when the
 // finger went down); one that starts on an empty cell or a gap moves the whole board.
@@ -53,7 +73,7 @@ function bind() {
   bindKeys({
     key: () => auto.stop(),
     move: (dir, repeat) => queue.move(dir, repeat),
-    undo: (repeat) => queue.undo(repeat),
+    undo: (repeat) => queue.undoable && assisted(() => queue.undo(repeat)),
     newGame,
   });
   bindSwipe($("frame"), byHand((dir, start) => queue.move(dir, false, tileUnder(start))));
@@ -65,10 +85,11 @@ function bind() {
   // The banners' buttons are the player's choice already: no second question.
   $("again").addEventListener("click", () => queue.newGame());
   $("win-new").addEventListener("click", () => queue.newGame());
-  $("undo").addEventListener("click", byHand(() => queue.undo()));
+  $("undo").addEventListener("click", byHand(() => assisted(() => queue.undo())));
   $("keep-going").addEventListener("click", () => queue.keepGoing());
-  $("hint").addEventListener("click", () => auto.hint());
-  $("auto").addEventListener("click", () => auto.toggle());
+  // A second press hides the hint, and one on Stop stops: neither is a new assist.
+  $("hint").addEventListener("click", () => (hud.hintShown ? auto.hint() : assisted(auto.hint)));
+  $("auto").addEventListener("click", () => (solver?.on ? auto.toggle() : assisted(auto.toggle)));
   $("history").addEventListener("click", () => (location.hash = "#/history"));
   $("stats").addEventListener("click", () => (location.hash = "#/stats"));
   $("leaderboard").addEventListener("click", () => (location.hash = "#/leaderboard"));
@@ -92,7 +113,10 @@ async function route() {
 }
 
 async function start() {
-  const spoken = bindSettings(settings, i18n, () => hud.relabel(queue.state));
+  const spoken = bindSettings(settings, i18n, () => {
+    hud.relabel(queue.state);
+    daily?.render();
+  });
   bind();
   await Promise.all([spoken, queue.load()]);
   performance.mark("twenty48:ready");
@@ -101,6 +125,7 @@ async function start() {
   // Fetched now that the board is up, so the first Hint, Auto-play or New game answers at once.
   withSolver();
   withDialog();
+  withDaily();
   route();
 }
 

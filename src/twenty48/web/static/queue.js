@@ -19,7 +19,7 @@ const SEND = {
   move: (state, action) => api.move(state, action.dir, action.cell, action.auto),
   undo: (state) => api.undo(state),
   keep: (state) => api.keepGoing(state),
-  new: (state, action) => api.newGame(action.variant),
+  new: (state, action) => (action.daily ? api.daily() : api.newGame(action.variant)),
 };
 
 export class ActionQueue extends EventTarget {
@@ -27,7 +27,7 @@ export class ActionQueue extends EventTarget {
     super();
     this.hud = hud;
     this.state = null; // the server's latest answer
-    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant} | {type: "undo" | "keep"}
+    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant, daily?} | {type: "undo" | "keep"}
     this.pumping = false;
     this.overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
     this.offline = false;
@@ -68,14 +68,23 @@ export class ActionQueue extends EventTarget {
 
   undo(repeat = false) {
     if (this.overlay || (repeat && this.busy)) return;
-    // Like the disabled button: with nothing to take back and no move on its way, asking is pointless.
-    if (this.state?.can_undo || this.actions.some((a) => a.type === "move")) this.enqueue({ type: "undo" });
+    if (this.undoable) this.enqueue({ type: "undo" });
   }
 
-  newGame(variant = this.state?.variant) {
+  // Like the disabled button: with nothing to take back and no move on its way, asking is pointless.
+  get undoable() {
+    return !!this.state?.can_undo || this.actions.some((a) => a.type === "move");
+  }
+
+  newGame(variant = this.state?.variant, daily = false) {
     if (this.overlay === "win") this.actions.length = 0; // moves held behind the banner belonged to that game
     this.setOverlay(null);
-    this.enqueue({ type: "new", variant });
+    this.enqueue({ type: "new", variant, daily });
+  }
+
+  // Today's daily challenge (daily.js): the server starts it, or gives it back as it was left.
+  daily() {
+    this.newGame(undefined, true);
   }
 
   keepGoing() {

@@ -1,0 +1,64 @@
+// A yes-or-no question in the page's own dialog, built on first use: the warning before the first
+// assisted action (undo, hint, auto-play) of a ranked game, and before the daily challenge takes the
+// place of a game in progress. Nothing is remembered: each ranked game asks once, because its first
+// assisted action unranks it.
+
+const $ = (id) => document.getElementById(id);
+
+const HTML = `
+<dialog id="ask" aria-labelledby="ask-title" aria-describedby="ask-text">
+  <h2 id="ask-title"></h2>
+  <p id="ask-text"></p>
+  <div class="row">
+    <button id="ask-no" class="btn quiet"></button>
+    <button id="ask-yes" class="btn" autofocus></button>
+  </div>
+</dialog>`;
+
+export const STRINGS = {
+  en: {
+    assistTitle: "Leave the leaderboard?",
+    assistText: "This game will no longer count for the leaderboard.",
+    assistYes: "Go ahead",
+    dailyTitle: "Play the daily challenge?",
+    dailyText: "The current game ends here and stays in your history.",
+    dailyYes: "Play it",
+  },
+  ja: {
+    assistTitle: "ランキングから外れますか？",
+    assistText: "このゲームはランキングに数えられなくなります。",
+    assistYes: "続ける",
+    dailyTitle: "デイリーチャレンジを遊びますか？",
+    dailyText: "今のゲームはここで終わり、履歴に残ります。",
+    dailyYes: "遊ぶ",
+  },
+  zh: {
+    assistTitle: "退出排行榜？",
+    assistText: "这局游戏将不再计入排行榜。",
+    assistYes: "继续",
+    dailyTitle: "开始每日挑战？",
+    dailyText: "当前游戏到此结束，并保留在历史记录中。",
+    dailyYes: "开始",
+  },
+};
+
+// ask("assist") resolves true when the player says yes, false on Cancel or Escape.
+export function asker(i18n) {
+  i18n.extend(STRINGS);
+  document.body.insertAdjacentHTML("beforeend", HTML);
+  const dialog = $("ask");
+  $("ask-yes").addEventListener("click", () => dialog.close("yes"));
+  $("ask-no").addEventListener("click", () => dialog.close());
+  return (topic) =>
+    new Promise((resolve) => {
+      if (dialog.open) return resolve(false);
+      $("ask-title").textContent = i18n.t(`${topic}Title`);
+      $("ask-text").textContent = i18n.t(`${topic}Text`);
+      $("ask-yes").textContent = i18n.t(`${topic}Yes`);
+      $("ask-no").textContent = i18n.t("cancel");
+      dialog.dataset.topic = topic;
+      dialog.returnValue = "";
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+      dialog.showModal();
+    });
+}

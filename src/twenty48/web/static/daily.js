@@ -1,0 +1,84 @@
+// The daily challenge's entry in the header: the time left in the UTC day, the player's place on
+// today's board, and the button that starts (or resumes) today's game. Loaded once the board is up;
+// the server says everything shown here (GET /api/daily), the page only counts the seconds down.
+
+import { call } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+// The server is asked again this often, and whenever a daily game ends or starts.
+const REFRESH_MS = 60_000;
+
+export const STRINGS = {
+  en: {
+    daily: "Daily", dailyRank: "Daily #{n}", dailyLeft: "{h}h {m}m", dailyLeftM: "{m}m",
+    dailyLabel: "Daily challenge: {t} left{r}", dailyRankIs: ", #{n} today",
+  },
+  ja: {
+    daily: "デイリー", dailyRank: "デイリー{n}位", dailyLeft: "{h}時間{m}分", dailyLeftM: "{m}分",
+    dailyLabel: "デイリーチャレンジ: 残り{t}{r}", dailyRankIs: "、今日{n}位",
+  },
+  zh: {
+    daily: "每日", dailyRank: "每日第{n}名", dailyLeft: "{h}小时{m}分", dailyLeftM: "{m}分钟",
+    dailyLabel: "每日挑战：剩余{t}{r}", dailyRankIs: "，今日第{n}名",
+  },
+};
+
+export class DailyEntry {
+  constructor(queue, i18n, ask) {
+    this.queue = queue;
+    this.i18n = i18n;
+    this.ask = ask;
+    this.button = $("daily");
+    this.info = null; // the server's last answer
+    this.at = 0; // when it came (performance.now())
+    i18n.extend(STRINGS);
+    this.button.addEventListener("click", () => this.play());
+    queue.addEventListener("idle", () => this.seen());
+    setInterval(() => this.render(), 30_000);
+    setInterval(() => this.refresh(), REFRESH_MS);
+    this.refresh();
+  }
+
+  async refresh() {
+    try {
+      this.info = await call("GET", "/api/daily");
+      this.at = performance.now();
+    } catch {
+      return; // the entry keeps what it showed; the next refresh tries again
+    }
+    this.render();
+  }
+
+  // After each batch of answers: today's game that just ended (or began) changes the place.
+  seen() {
+    const state = this.queue.state;
+    const ours = state && this.info && state.daily === this.info.date;
+    if (ours && (state.over || this.info.game_id !== state.id)) this.refresh();
+    else this.render();
+  }
+
+  render() {
+    if (!this.info) return;
+    const left = Math.max(0, this.info.seconds_left - Math.floor((performance.now() - this.at) / 1000));
+    if (left === 0) return void this.refresh(); // a new day: ask for its challenge
+    const minutes = Math.ceil(left / 60);
+    const [h, m] = [Math.floor(minutes / 60), minutes % 60];
+    const time = this.i18n.t(h ? "dailyLeft" : "dailyLeftM", { h, m });
+    const rank = this.info.rank;
+    $("daily-name").textContent = rank ? this.i18n.t("dailyRank", { n: rank }) : this.i18n.t("daily");
+    $("daily-left").textContent = time;
+    const label = this.i18n.t("dailyLabel", { t: time, r: rank ? this.i18n.t("dailyRankIs", { n: rank }) : "" });
+    this.button.setAttribute("aria-label", label);
+    this.button.title = label;
+    this.button.setAttribute("aria-pressed", this.queue.state?.daily === this.info.date);
+    this.button.hidden = false;
+  }
+
+  // Today's game: started or resumed by the server; leaving a game in progress is asked first.
+  async play() {
+    const state = this.queue.state;
+    if (this.info && state?.daily === this.info.date) return;
+    if (this.queue.inProgress && !(await this.ask("daily"))) return;
+    this.queue.daily();
+  }
+}
