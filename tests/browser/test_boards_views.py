@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 import uuid
 
 import pytest
@@ -14,6 +15,7 @@ from twenty48.store import Store
 
 pytestmark = pytest.mark.browser
 
+HOSTILE = '<img src=x onerror="document.title=1">'
 PREFERENCE = (Direction.UP, Direction.LEFT, Direction.RIGHT, Direction.DOWN)
 
 
@@ -96,6 +98,10 @@ def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
         other = store.web_player(uuid.uuid4().hex).id
         store.set_name(other, unique("Rival"))
         others.append(finished_ranked_game(store, other))
+    rival = store.find_player(str(other)).player_id
+    # A name put into the database by hand, past the name rules, is still only text on the page.
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE players SET name = ? WHERE id = ?", (HOSTILE, rival))
     page = pages.open("/", viewport=viewport, color_scheme=scheme)
     me = player_id(page, live_server)
     mine = unique("Me")
@@ -109,6 +115,8 @@ def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
     expect(row).to_have_count(1)
     expect(row.locator("td").nth(1)).to_have_text(mine)
     assert "all-time/classic" in page.url
+    expect(page.locator(".board-table td", has_text=HOSTILE).first).to_have_text(HOSTILE)
+    assert page.locator(".board-table img").count() == 0
     # The table scrolls inside its box; the page itself never scrolls sideways on a phone.
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     row.get_by_role("link").click()
