@@ -35,6 +35,15 @@ def test_replay_prints_the_final_position(capsys):
     assert "state: in progress" in out
 
 
+def test_replay_takes_a_ranked_games_key_as_its_seed(capsys):
+    key = bytes(range(32))
+    game = Game.replay(key, ["up", "left", "down"])
+    assert main(["replay", "--seed", key.hex(), "--actions", "up,left,down", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["seed"], data["spawns"]) == (key.hex(), "blake2b")
+    assert data["board"] == [list(r) for r in game.board.rows]
+
+
 def test_replay_json():
     game = Game.replay(3, [Direction.LEFT, Direction.UP])
     result = subprocess.run(
@@ -54,6 +63,8 @@ def test_replay_json():
         ["replay", "--seed", "1", "--actions", "up,sideways"],
         ["replay", "--seed", "-1"],
         ["replay", "--seed", "abc"],
+        ["replay", "--seed", "g" * 64],  # not hex: neither a key nor an integer
+        ["replay", "--seed", "ab" * 31],  # a key is 64 hex digits
         ["replay"],
     ],
 )

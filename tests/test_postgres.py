@@ -110,7 +110,9 @@ def test_two_servers_interleave_moves_on_one_game_like_two_tabs(servers: list[Se
         if state["over"]:
             break
     assert state["revision"] == accepted > 0
-    game = assert_replays(postgres_url, 1, first["id"])
+    # The first visit's game (id 0) was stored by the first move, under its own id.
+    assert first["id"] == 0 < state["id"]
+    game = assert_replays(postgres_url, 1, state["id"])
     assert game.moves == accepted
 
 

@@ -49,9 +49,12 @@ def test_a_ranked_game_withholds_its_key_until_it_is_over(store: Store) -> None:
     with pytest.raises(GameInProgressError, match="cannot be exported"):
         store.export_game(player, record.id)
     assert store.export_history(player)["games"] == []
+    assert store.games(player)[0].finished_at is None
     play_to_the_end(store, player, record.id)
     ended = store.get_game(player, record.id)
     assert ended.ranked and ended.finished_at is not None
+    summary = store.games(player)[0]
+    assert (summary.ranked, summary.finished_at, summary.daily) == (True, ended.finished_at, None)
     key = store.load_game(player, record.id).seed
     assert isinstance(key, bytes) and ended.seed == key
     # The file names the scheme and holds the key; it imports (never ranked) and replays exactly.
@@ -183,12 +186,33 @@ def test_ties_go_to_who_finished_first_and_unfinished_games_come_last(store: Sto
 def test_pending_games_are_adopted_once(store: Store) -> None:
     player = store.web_player("a" * 43).id
     pending = Game.new(spawns.random_key())
-    record = store.adopt_pending(player, pending)
+    with pytest.raises(GameNotFoundError):  # only for a player made for the move that stores it
+        store.adopt_pending(player, pending, new_player=False)
+    record = store.adopt_pending(player, pending, new_player=True)
     assert (record.ranked, record.board, record.moves, record.seed) == (True, pending.board, 0, None)
     # The other tab's first move finds the same game.
-    assert store.adopt_pending(player, Game.from_dict(pending.to_dict())).id == record.id
+    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=True).id == record.id
+    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False).id == record.id
     with pytest.raises(GameNotFoundError):
-        store.adopt_pending(player, Game.new(spawns.random_key()))
+        store.adopt_pending(player, Game.new(spawns.random_key()), new_player=True)
+    # Played to its end (its key shown) and deleted, it never comes back as a new ranked game.
+    play_to_the_end(store, player, record.id)
+    store.delete_game(player, record.id)
+    with pytest.raises(GameNotFoundError):
+        store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False)
+
+
+def test_an_unplayed_daily_game_keeps_its_row_when_a_new_game_starts(store: Store) -> None:
+    player = store.web_player("a" * 43).id
+    daily = store.daily_game(player, "2026-12-01")
+    store.note_hint(player, daily.id, daily.revision)  # unranked: its key is shown now
+    key = store.get_game(player, daily.id).seed
+    assert isinstance(key, bytes)
+    fresh = store.new_game(player, ranked=True)
+    assert fresh.id != daily.id
+    # The day's key cannot start a second, ranked game: asking again gives the same, unranked one.
+    again = store.daily_game(player, "2026-12-01")
+    assert (again.id, again.ranked, again.seed) == (daily.id, False, key)
 
 
 def test_play_faster_than_a_person_flags_the_game_for_the_host(store: Store) -> None:
@@ -209,8 +233,11 @@ def test_play_faster_than_a_person_flags_the_game_for_the_host(store: Store) -> 
         now[0] += 1 / MAX_ACTIONS_PER_S / 2
         record = store.move(player, fast.id, legal(record), revision=record.revision).game
     assert record.flagged == f"{PACE_WINDOW} actions in 1.50 s"
-    # Flagged, not hidden: it stays ranked and listed.
+    # Flagged, not hidden: it stays ranked and listed, with the reason, for the host.
     assert record.ranked and store.get_game(player, fast.id).flagged == record.flagged
+    listed = {g.id: g for g in store.games(player)}
+    assert (listed[fast.id].flagged, listed[fast.id].ranked) == (record.flagged, True)
+    assert listed[slow.id].flagged is None
 
 
 def test_server_secrets_are_made_once_and_kept(location: Path | str) -> None:
@@ -219,3 +246,38 @@ def test_server_secrets_are_made_once_and_kept(location: Path | str) -> None:
         assert len(daily) == 32 and store.server_secret("pending") != daily
     with open_store(location) as store:
         assert store.server_secret("daily") == daily
+
+
+def test_migration_6_leaves_older_games_unranked_and_dates_the_ended_ones(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    from twenty48.store import codec, schema
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in schema.MIGRATIONS[:5]:
+        migration(db)
+    db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 5")
+    db.execute("INSERT INTO players (key, created_at) VALUES ('web:x', 'then')")
+    over, playing = Game.from_board(OVER, seed=3), Game.new(4)
+    for game, updated in (
+        (over, "2026-11-30T10:00:00.000+00:00"),
+        (playing, "2026-11-30T11:00:00.000+00:00"),
+    ):
+        state = game.to_dict(actions=False)
+        # The state as version 3 of the saved-game format wrote it: no spawn scheme.
+        state["version"] = 3
+        del state["spawns"]
+        db.execute(
+            "INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state, "
+            "created_at, updated_at) VALUES (1, 0, ?, ?, ?, ?, ?, ?, ?, 'then', ?)",
+            (*codec.columns(game)[:6], json.dumps(state), updated),
+        )
+    db.close()
+    with Store.open(path) as store:
+        games = {g.id: g for g in store.games(1)}
+        assert (games[1].ranked, games[1].finished_at) == (False, "2026-11-30T10:00:00.000+00:00")
+        assert (games[2].ranked, games[2].finished_at, games[2].daily) == (False, None, None)
+        assert store.get_game(1, 2).spawns == "splitmix64" and store.get_game(1, 2).seed == 4

@@ -162,6 +162,8 @@ def test_auto_play_moves_and_stops_on_a_key_and_on_the_toggle(pages: Pages, live
     page.reload()
     ready(page)
     page.click("#auto")
+    # The first game is ranked: auto-play would unrank it, so the page asks first.
+    page.click("#ask-yes")
     page.wait_for_selector("#auto[aria-pressed=true]", timeout=2000)  # the solver's module may still load
     assert page.get_attribute("#auto", "aria-pressed") == "true"
     assert page.text_content("#auto") == "Stop"

@@ -74,15 +74,13 @@ def test_the_daily_entry_starts_todays_game_and_shows_its_place(
 ) -> None:
     page = pages.open()
     page.wait_for_selector("#daily", state="visible")
-    assert re.fullmatch(r"\d+h \d+m|\d+m", page.text_content("#daily-left") or "")
-    assert page.text_content("#daily-name") == "Daily"
+    assert re.fullmatch(r"Daily challenge · (\d+h )?\d+m left", page.text_content("#daily") or "")
     assert page.get_attribute("#daily", "aria-pressed") == "false"
     page.click("#daily")  # nothing played yet: no question
     today = datetime.now(UTC).date().isoformat()
     wait_until(lambda: server_state(page)["daily"] == today)
     page.wait_for_selector("#daily[aria-pressed=true]")
-    page.wait_for_function("() => /^Daily #\\d+$/.test(document.querySelector('#daily-name').textContent)")
-    assert "left, #" in (page.get_attribute("#daily", "aria-label") or "")
+    page.wait_for_function("() => / · #\\d+ today$/.test(document.querySelector('#daily').textContent)")
     # Another game in between; going back to the daily game asks first, then resumes it.
     play_one(page)
     daily = server_state(page)
@@ -103,21 +101,21 @@ def test_the_daily_entry_starts_todays_game_and_shows_its_place(
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_the_daily_entry_fits_a_360_px_phone_in_every_language(pages: Pages, theme: str) -> None:
-    page = pages.open(viewport=PHONE_360)
+    page = pages.open(viewport=PHONE_360, has_touch=True, is_mobile=True)  # a phone, as phones are
     page.evaluate(f"localStorage.setItem('twenty48.settings', JSON.stringify({{theme: '{theme}'}}))")
     page.wait_for_selector("#daily", state="visible")
     page.click("#daily")  # with today's game the entry shows its place too: its widest form
-    page.wait_for_function("() => /#\\d+$/.test(document.querySelector('#daily-name').textContent)")
+    page.wait_for_function("() => / · #\\d+ today$/.test(document.querySelector('#daily').textContent)")
     for lang in ("en", "ja", "zh"):
         page.goto(f"/?lang={lang}")
         ready(page)
         page.wait_for_selector("#daily", state="visible")
-        page.wait_for_function("() => document.querySelector('#daily-left').textContent !== ''")
+        page.wait_for_function("() => document.querySelector('#daily').textContent !== ''")
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), lang
-        boxes = [page.locator(s).bounding_box() for s in ("h1", "#daily", "#best")]
-        assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE_360["width"] for b in boxes)
-        h1, entry = boxes[0], boxes[1]
-        assert h1["x"] + h1["width"] <= entry["x"], lang  # side by side, not overlapping
+        entry = page.locator("#daily").bounding_box()
+        assert entry is not None and entry["x"] >= 0 and entry["x"] + entry["width"] <= PHONE_360["width"]
+        assert entry["y"] + entry["height"] <= PHONE_360["height"], lang  # the play view still fits
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight"), lang
         colours = page.eval_on_selector(
             "#daily", "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
         )

@@ -51,9 +51,10 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "page-phone-mode-dialog.png")
     page.click("#confirm-yes")
-    # An unplayed game is replaced where it stands: same id, next revision.
-    wait_until(lambda: server_state(page)["revision"] != first["revision"])
+    # The first visit's game was never stored (nothing was played): the new game is the first one.
+    wait_until(lambda: server_state(page)["variant"] == "merge")
     merge = server_state(page)
+    assert first["id"] == 0 and merge["id"] > 0
     assert merge["variant"] == "merge"
     page.wait_for_function("document.querySelector('#mode').textContent === 'Mode: Merge 2048'")
     assert page.get_attribute("#mode", "data-variant") == "merge"

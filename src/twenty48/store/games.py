@@ -197,7 +197,8 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore):
                 except StoreUnreadableError:
                     pass  # a damaged current game is left as it is, beside the new one
                 else:
-                    if codec.unplayed(old):
+                    # A daily game keeps its row: its date's key must never start a second game.
+                    if codec.unplayed(old) and row.daily is None:
                         return self._as_record(db, self._restart(db, row, game, ranked, None), game)
             return self._record(db, player_id, self._insert(db, player_id, game, ranked=ranked))
 

@@ -5,7 +5,7 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
     store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
-    store.adopt_pending(player_id, game)            # store a new visitor's first game, at its first move
+    store.adopt_pending(player_id, game, new_player=True)  # a new visitor's first game, at its first move
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
 **Ranked** (the ``ranked`` column): a browser game the server started without a chosen seed counts
@@ -142,15 +142,18 @@ class RankingStore:
                 return Daily(date, None, None)
             return Daily(date, found, db.daily_rank(found))
 
-    def adopt_pending(self, player_id: int, game: Game) -> GameRecord:
-        """Store the first game of a visitor, held by the server unsaved until its first move, as
-        the player's current, ranked game. If the player has a current game already (two tabs made
-        the first move at once), that game is answered if it is this one, else
-        ``GameNotFoundError``."""
+    def adopt_pending(self, player_id: int, game: Game, *, new_player: bool) -> GameRecord:
+        """The stored copy of a visitor's first game, held by the server unsaved until its first
+        move: the player's current game if it is this one (two tabs made the first move at once),
+        else ``GameNotFoundError``. With ``new_player`` (the player was made for this very move) and
+        no current game, the game is stored now as the player's current, ranked game. Never later:
+        the key of a first game that was played and shown must not start a second one."""
         with self._write() as db:
             current = _player(db, player_id)
-            if current is None:
+            if current is None and new_player:
                 return self._record(db, player_id, self._insert(db, player_id, game, ranked=True))
+            if current is None:
+                raise GameNotFoundError("the game shown is no longer the current one")
             row, found = self._load(db, player_id, current)
             if found.seed != game.seed:
                 raise GameNotFoundError("the game shown was replaced by another one meanwhile")

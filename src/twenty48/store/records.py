@@ -98,6 +98,12 @@ class GameSummary:
     undos: int | None = None
     #: "played" here, or "imported" from a file (never ranked).
     origin: str = "played"
+    #: Ranked for the leaderboards, the daily challenge's date, when it ended, why it was flagged
+    #: (see ``GameRecord``).
+    ranked: bool = False
+    daily: str | None = None
+    finished_at: str | None = None
+    flagged: str | None = None
 
     @property
     def finished(self) -> bool:

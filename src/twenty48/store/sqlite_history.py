@@ -20,7 +20,8 @@ from twenty48.store.records import GameSummary
 SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
-    g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin"""
+    g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin, g.ranked, g.daily, g.finished_at,
+    g.flagged"""
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
@@ -265,4 +266,8 @@ def summary(r: Sequence[Any]) -> GameSummary:
         auto_moves=r[11],
         undos=r[12],
         origin=r[13],
+        ranked=bool(r[14]),
+        daily=r[15],
+        finished_at=r[16],
+        flagged=r[17],
     )

@@ -116,7 +116,9 @@ class Caller:
         if game_id != PENDING_GAME:
             return self, game_id
         me = await self.registered()
-        return me, (await me.run(me.web.store.adopt_pending, me.player, self.pending())).id
+        pending = self.pending()
+        new_player = self.player == NO_PLAYER
+        return me, (await me.run(me.web.store.adopt_pending, me.player, pending, new_player=new_player)).id
 
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it

@@ -10,16 +10,13 @@ const REFRESH_MS = 60_000;
 
 export const STRINGS = {
   en: {
-    daily: "Daily", dailyRank: "Daily #{n}", dailyLeft: "{h}h {m}m", dailyLeftM: "{m}m",
-    dailyLabel: "Daily challenge: {t} left{r}", dailyRankIs: ", #{n} today",
+    daily: "Daily challenge", dailyLeft: "{h}h {m}m left", dailyLeftM: "{m}m left", dailyRank: "#{n} today",
   },
   ja: {
-    daily: "デイリー", dailyRank: "デイリー{n}位", dailyLeft: "{h}時間{m}分", dailyLeftM: "{m}分",
-    dailyLabel: "デイリーチャレンジ: 残り{t}{r}", dailyRankIs: "、今日{n}位",
+    daily: "デイリーチャレンジ", dailyLeft: "残り{h}時間{m}分", dailyLeftM: "残り{m}分", dailyRank: "今日{n}位",
   },
   zh: {
-    daily: "每日", dailyRank: "每日第{n}名", dailyLeft: "{h}小时{m}分", dailyLeftM: "{m}分钟",
-    dailyLabel: "每日挑战：剩余{t}{r}", dailyRankIs: "，今日第{n}名",
+    daily: "每日挑战", dailyLeft: "剩余{h}小时{m}分", dailyLeftM: "剩余{m}分钟", dailyRank: "今日第{n}名",
   },
 };
 
@@ -63,14 +60,12 @@ export class DailyEntry {
     if (left === 0) return void this.refresh(); // a new day: ask for its challenge
     const minutes = Math.ceil(left / 60);
     const [h, m] = [Math.floor(minutes / 60), minutes % 60];
-    const time = this.i18n.t(h ? "dailyLeft" : "dailyLeftM", { h, m });
-    const rank = this.info.rank;
-    $("daily-name").textContent = rank ? this.i18n.t("dailyRank", { n: rank }) : this.i18n.t("daily");
-    $("daily-left").textContent = time;
-    const label = this.i18n.t("dailyLabel", { t: time, r: rank ? this.i18n.t("dailyRankIs", { n: rank }) : "" });
-    this.button.setAttribute("aria-label", label);
-    this.button.title = label;
-    this.button.setAttribute("aria-pressed", this.queue.state?.daily === this.info.date);
+    const playing = this.queue.state?.daily === this.info.date;
+    const parts = [this.i18n.t("daily"), this.i18n.t(h ? "dailyLeft" : "dailyLeftM", { h, m })];
+    if (this.info.rank) parts.push(this.i18n.t("dailyRank", { n: this.info.rank }));
+    this.button.textContent = parts.join(" · ");
+    // Pressed while today's game is the one shown.
+    this.button.setAttribute("aria-pressed", playing);
     this.button.hidden = false;
   }
 
