@@ -2,9 +2,9 @@
 
 PLAYER is a player's id, or their display name in any case (an id is tried first). Hiding keeps a
 player's entries and public replays off the boards without deleting anything; the player cannot
-undo the host's hiding (their own ``hidden`` setting is a separate one). ``games`` shows which
-games were played faster than a person can ("fast"), for the host to judge: they are not hidden
-automatically.
+undo the host's hiding (their own ``hidden`` setting is a separate one). ``games`` lists a player's
+games, newest first, with why one looks played faster than a person can, for the host to judge:
+such games are not hidden automatically.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from twenty48.commands.storage import add_db_argument, with_database
-from twenty48.store import Store
+from twenty48.store import ID_LIMIT, Store
 from twenty48.store.records import Profile
 
 HELP = "Moderate the leaderboards: list players and their games, hide, unhide or rename a player."
@@ -67,14 +67,15 @@ def print_players(store: Store, *, named_only: bool) -> None:
 
 
 def print_games(store: Store, profile: Profile) -> None:
-    games = store.games_overview(profile.player_id)
+    games = store.games(profile.player_id, limit=ID_LIMIT)
     print(f"player {profile.player_id} ({_name(profile)}): {_seen(profile)}, {len(games)} games")
     if not games:
         return
     print(f"{'id':>8}  {'variant':<7}  {'score':>8}  {'moves':>6}  {'tile':>6}  {'ranked':<6}  "
           f"{'daily':<10}  {'finished':<19}  played too fast")  # fmt: skip
     for g in games:
-        finished = f"{(g.finished_at or '')[:19] if g.over else 'playing':<19}"
+        ended = (g.finished_at or "")[:19] if g.over else "playing" if g.current else "left unfinished"
+        finished = f"{ended:<19}"
         print(
             f"{g.id:>8}  {g.variant:<7}  {g.score:>8}  {g.moves:>6}  {g.max_tile:>6}  "
             f"{'yes' if g.ranked else 'no':<6}  {g.daily or '-':<10}  "

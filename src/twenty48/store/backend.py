@@ -21,7 +21,6 @@ from twenty48.rules import Board
 from twenty48.store.records import (
     BoardEntry,
     DamagedGame,
-    GameOverview,
     GameSummary,
     Player,
     PlayerOverview,
@@ -217,8 +216,6 @@ class PlayersConnection(Protocol):
     def use_transfer_code(self, code_hash: str, now: float) -> None: ...
 
     def players_overview(self, named_only: bool) -> list[PlayerOverview]: ...
-
-    def games_overview(self, player_id: int) -> list[GameOverview]: ...
 
 
 class BoardsConnection(Protocol):

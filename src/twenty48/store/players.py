@@ -9,7 +9,7 @@ A part of ``Store`` (``twenty48.store.games``)::
     player = store.claim_transfer(code.code, token)   # the cookie ``token`` is now that player
     store.find_player("Ada") / store.find_player("12")  # the host's: by name or id
     store.set_hidden(player_id, True, by_host=True)   # the host's hiding, which the player cannot undo
-    store.players_overview(), store.games_overview(player_id)  # what ``2048 admin`` lists
+    store.players_overview()                          # what ``2048 admin players`` lists
 
 A transfer code is 136 random bits, written in base 32 (A-Z, 2-7) in groups of four; only its
 SHA-256 is stored. Making a new code ends the player's earlier ones. Times are Unix seconds;
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from twenty48 import names
 from twenty48.store.backend import Connection
 from twenty48.store.errors import NameTakenError, PlayerNotFoundError, TransferCodeError
-from twenty48.store.records import ID_LIMIT, GameOverview, Player, PlayerOverview, Profile, TransferCode
+from twenty48.store.records import ID_LIMIT, Player, PlayerOverview, Profile, TransferCode
 
 #: How long a transfer code works.
 TRANSFER_SECONDS = 15 * 60
@@ -146,11 +146,6 @@ class PlayersStore:
         """Every player (only the named ones with ``named_only``), by id."""
         with self._read() as db:
             return db.players_overview(named_only)
-
-    def games_overview(self, player_id: int) -> list[GameOverview]:
-        with self._read() as db:
-            _profile(db, player_id)
-            return db.games_overview(player_id)
 
 
 def _profile(db: Connection, player_id: int, *, lock: bool = False) -> Profile:

@@ -283,25 +283,6 @@ class PlayerOverview:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOverview:
-    """One of a player's games as the host sees it (``2048 admin games``)."""
-
-    id: int
-    variant: str
-    score: int
-    moves: int
-    max_tile: int
-    over: bool
-    ranked: bool
-    #: The UTC date of the daily challenge it is, or None.
-    daily: str | None
-    #: Why the game looks played faster than a person can; None when it does not.
-    flagged: str | None
-    created_at: str
-    finished_at: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class Daily:
     """A player's daily challenge of one UTC date."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from twenty48.store.records import GameOverview, PlayerOverview, Profile
+from twenty48.store.records import PlayerOverview, Profile
 
 #: A game that counts for the boards: ranked (unassisted, from the server's own moves), not deleted.
 RANKED = "g.ranked AND NOT g.set_aside AND g.deleted_at IS NULL"
@@ -79,18 +79,6 @@ class SQLitePlayers:
                 GROUP BY p.id, p.name, p.hidden, p.host_hidden, p.created_at ORDER BY p.id"""
         ).fetchall()
         return [PlayerOverview(_profile(r[:4]), r[4], r[5], r[6], r[7]) for r in rows]
-
-    def games_overview(self, player_id: int) -> list[GameOverview]:
-        rows = self._db.execute(
-            f"""SELECT g.id, g.variant, g.score, g.moves, g.max_tile, g.over, {RANKED}, g.daily, g.flagged,
-                       g.created_at, g.finished_at
-                FROM games g WHERE g.player_id = ? AND NOT g.set_aside ORDER BY g.id""",
-            (player_id,),
-        ).fetchall()
-        return [
-            GameOverview(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7], r[8], r[9], r[10])
-            for r in rows
-        ]
 
 
 def _profile(row: tuple[object, ...]) -> Profile:
