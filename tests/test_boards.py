@@ -170,3 +170,36 @@ def test_a_finished_daily_game_is_public_only_after_its_day(location: Path | str
 def test_what_cannot_be_asked_of_a_board(tmp_path: Path, arguments: dict) -> None:
     with Store.open(tmp_path / "boards.sqlite3") as store, pytest.raises(ValueError):
         store.leaderboard(**arguments)
+
+
+def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path) -> None:
+    import sqlite3
+
+    from twenty48.store import codec, schema
+
+    path = tmp_path / "six.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in schema.MIGRATIONS[:6]:
+        migration(db)
+    db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 6")
+    db.execute("INSERT INTO players (key, created_at) VALUES ('web:x', 'then')")
+    games = []
+    for seed in (1, 2):
+        game = Game.new(seed)
+        while not game.over:
+            game.play(next(d for d in PREFERENCE if d in game.board.legal_moves()))
+        games.append(game)
+        db.execute(
+            "INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state, "
+            "created_at, updated_at, ranked, finished_at) VALUES (1, 0, ?, ?, ?, ?, ?, ?, ?, 'then', 'then', "
+            "TRUE, ?)",
+            (*codec.columns(game)[:6], codec.encode(game), f"2026-11-30T1{seed}:00:00.000+00:00"),
+        )
+    db.close()
+    best = max((1, 2), key=lambda i: (games[i - 1].score, -i))
+    with Store.open(path) as store:
+        assert store.leaderboard("all-time").entries == ()  # nobody has a name yet
+        store.set_name(1, "Ada")
+        (entry,) = store.leaderboard("all-time", player_id=1).entries
+        assert (entry.game_id, entry.score, entry.rank) == (best, games[best - 1].score, 1)
