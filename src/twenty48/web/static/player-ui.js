@@ -89,8 +89,11 @@ export function playerSection(dialog, i18n) {
   const input = dialog.querySelector("#display-name");
   const nameNote = part("name-note");
   const hidden = part("hidden");
+  // What the player typed before the first answer came stays typed.
+  let typed = false;
+  input.addEventListener("input", () => (typed = true));
   const show = (me) => {
-    input.value = me.name ?? "";
+    if (!typed) input.value = me.name ?? "";
     hidden.checked = me.hidden;
     hidden.disabled = !me.name;
     if (me.name && !me.on_boards && !me.hidden) nameNote.textContent = i18n.t("hostHidden");
@@ -109,6 +112,7 @@ export function playerSection(dialog, i18n) {
     const name = input.value.trim() === "" ? null : input.value;
     try {
       const me = await call("PUT", "/api/me", { name });
+      typed = false;
       show(me);
       nameNote.textContent = me.name ? i18n.t("nameSaved", { name: me.name }) : i18n.t("nameCleared");
     } catch (error) {
