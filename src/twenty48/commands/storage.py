@@ -2,8 +2,8 @@
 one way of turning a refusal into a one-line message and an exit status.
 
 Exit statuses: 0 done; 1 the database could not be used (unreadable, busy, disk full); 2 the
-request was refused (an unknown game, a file that cannot be read or written, a file that does not
-import). Never a traceback.
+request was refused (an unknown game or player, a name that cannot be used, a file that cannot be
+read or written, a file that does not import). Never a traceback.
 """
 
 from __future__ import annotations
@@ -14,11 +14,14 @@ import sys
 from collections.abc import Callable
 
 from twenty48.commands import database
+from twenty48.names import NameRefused
 from twenty48.store import (
     ID_LIMIT,
     GameNotFoundError,
     ImportRefusedError,
+    NameTakenError,
     Player,
+    PlayerNotFoundError,
     Store,
     StoreError,
     open_store,
@@ -51,10 +54,23 @@ def with_store(command: str, path: Location | None, act: Callable[[Store, Player
     """Run ``act`` on the store at ``path`` (a file or a PostgreSQL URL) for the terminal's player
     (the one ``2048 play`` plays as); its refusals and the store's errors become a message on stderr
     and an exit status."""
+    return with_database(command, path, lambda store: act(store, store.local_player()))
+
+
+def with_database(command: str, path: Location | None, act: Callable[[Store], None]) -> int:
+    """Run ``act`` on the store at ``path``; its refusals (an unknown game or player, a name that
+    cannot be used) and the store's errors become a message on stderr and an exit status."""
     try:
         with open_store(path) as store:
-            act(store, store.local_player())
-    except (Refused, GameNotFoundError, ImportRefusedError) as exc:
+            act(store)
+    except (
+        Refused,
+        GameNotFoundError,
+        PlayerNotFoundError,
+        NameRefused,
+        NameTakenError,
+        ImportRefusedError,
+    ) as exc:
         return _fail(command, str(exc), 2)
     except StoreError as exc:
         return _fail(command, str(exc), 1)

@@ -36,6 +36,10 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
     store.release_hint(player.id, lease)
+    store.set_name(player.id, "Ada")          # a display name (twenty48.names); set_hidden(player.id, True)
+    code = store.new_transfer(player.id)      # a one-time code; store.claim_transfer(code.code, token)
+    store.leaderboard("all-time", "classic", player_id=player.id)  # Leaderboard: a page and "me"
+    store.public_replay(game_id, today)       # a game on the boards, for anyone; public_positions(...)
     record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
     record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
     store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's board)
@@ -102,6 +106,8 @@ Layout, and the seam for a second database::
     stats.py       a variant's statistics from the aggregate primitives
     transfer.py    the game and history file formats and the checks of an import
     sqlite_history.py  the SQLite statements of the history primitives
+    players.py     display names, hiding, transfer codes, the host's listings (sqlite_players.py)
+    boards.py      the leaderboards and public replays (sqlite_boards.py)
     limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
     sqlite_limits.py   their statements
 
@@ -120,11 +126,13 @@ from twenty48.store.errors import (
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    NameTakenError,
     NewerDatabaseError,
     PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
     StoreUnreadableError,
+    TransferCodeError,
 )
 from twenty48.store.games import TERMINAL_PLAYER, Store
 from twenty48.store.location import database_path, open_store
@@ -167,6 +175,7 @@ __all__ = [
     "ImportRefusedError",
     "ImportResult",
     "MoveOutcome",
+    "NameTakenError",
     "NewerDatabaseError",
     "Player",
     "PlayerNotFoundError",
@@ -178,6 +187,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnreadableError",
+    "TransferCodeError",
     "database_path",
     "open_store",
 ]

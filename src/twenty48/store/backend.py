@@ -18,7 +18,14 @@ from typing import NamedTuple, Protocol
 
 from twenty48.game import Action
 from twenty48.rules import Board
-from twenty48.store.records import DamagedGame, GameSummary, Player
+from twenty48.store.records import (
+    BoardEntry,
+    DamagedGame,
+    GameSummary,
+    Player,
+    PlayerOverview,
+    Profile,
+)
 
 
 class GameRow(NamedTuple):
@@ -169,6 +176,66 @@ class LimitsConnection(Protocol):
     def set_hint_lease(self, player_id: int, lease: str | None, until: float | None) -> None: ...
 
 
+class BoardQuery(NamedTuple):
+    """Which leaderboard, and which page of it."""
+
+    variant: str
+    #: The daily board of this UTC date (YYYY-MM-DD); None for the all-time board.
+    date: str | None
+    limit: int
+    offset: int
+
+
+class PlayersConnection(Protocol):
+    """The primitives of players' names, devices and transfer codes (``twenty48.store.players``)."""
+
+    def profile(self, player_id: int) -> Profile | None: ...
+
+    def player_named(self, name_key: str) -> int | None:
+        """The player whose name has this key (``twenty48.names.Name.key``)."""
+
+    def set_name(self, player_id: int, name: str | None, name_key: str | None) -> None:
+        """Raises the backend's unique-constraint error (as ``StoreError``) if another has the key."""
+
+    def set_hidden(self, player_id: int, hidden: bool, *, by_host: bool) -> None: ...
+
+    def add_device(self, key: str, player_id: int, now: str) -> None:
+        """Make the cookie key ``key`` another way to be the player."""
+
+    def add_transfer_code(self, code_hash: str, player_id: int, expires_at: float) -> None: ...
+
+    def end_transfer_codes(self, player_id: int, now: float) -> None:
+        """Expire the player's codes still open at ``now``."""
+
+    def forget_transfer_codes(self, before: float) -> None:
+        """Delete the codes that expired before ``before``."""
+
+    def transfer_code(self, code_hash: str) -> tuple[int, float, float | None] | None:
+        """(player, expiry, when used or None) of the code with this hash."""
+
+    def use_transfer_code(self, code_hash: str, now: float) -> None: ...
+
+    def players_overview(self, named_only: bool) -> list[PlayerOverview]: ...
+
+
+class BoardsConnection(Protocol):
+    """The primitives of the leaderboards and public games (``twenty48.store.boards``)."""
+
+    def refresh_board_best(self, player_id: int, variant: str) -> None:
+        """Recompute the player's entry on the all-time board of ``variant`` from their games."""
+
+    def refresh_board_shown(self, player_id: int) -> None:
+        """Show or hide the player's all-time entries as their name and hiding now say."""
+
+    def board_page(self, query: BoardQuery) -> list[BoardEntry]: ...
+
+    def board_entry(self, query: BoardQuery, player_id: int) -> BoardEntry | None:
+        """The player's entry on the board, with its rank; None when they are not on it."""
+
+    def public_game_owner(self, game_id: int, today: str) -> int | None:
+        """The player of the game if its replay is public on the UTC date ``today``."""
+
+
 class RankingConnection(Protocol):
     """The primitives of ranked games, daily challenges and the server's secrets
     (``twenty48.store.ranking``)."""
@@ -193,7 +260,9 @@ class RankingConnection(Protocol):
         """Keep ``secret`` unless one of that name exists (another process may have just made it)."""
 
 
-class Connection(HistoryConnection, LimitsConnection, RankingConnection, Protocol):
+class Connection(
+    HistoryConnection, LimitsConnection, RankingConnection, PlayersConnection, BoardsConnection, Protocol
+):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 
     def player(self, key: str) -> Player | None: ...

@@ -8,6 +8,8 @@
     │   └── NewerDatabaseError     a twenty48 database from a newer version of the program
     ├── PlayerNotFoundError    no such player (also a LookupError)
     ├── GameNotFoundError      no such game for this player (also a LookupError)
+    ├── NameTakenError         another player has this display name (or its case-twin)
+    ├── TransferCodeError      a transfer code that does not work; ``reason``: unknown, expired, used
     └── GameConflictError      the action does not fit the game's present state; ``game`` is that
         │                      state, unchanged
         ├── StaleRevisionError     the caller's revision is not the game's current one
@@ -54,6 +56,18 @@ class PlayerNotFoundError(StoreError, LookupError):
 
 class GameNotFoundError(StoreError, LookupError):
     """No such game for this player (it does not exist or belongs to someone else)."""
+
+
+class NameTakenError(StoreError):
+    """Another player has this display name, or one that differs from it only in case."""
+
+
+class TransferCodeError(StoreError):
+    """A transfer code that does not work; ``reason`` is "unknown", "expired" or "used"."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class GameConflictError(StoreError):

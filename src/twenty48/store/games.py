@@ -25,6 +25,7 @@ from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Direction
 from twenty48.store import checkpoints, codec, durability
 from twenty48.store.backend import Backend, Connection, GameRow, ListQuery
+from twenty48.store.boards import BoardsStore
 from twenty48.store.cache import GameCache
 from twenty48.store.errors import (
     GameConflictError,
@@ -39,6 +40,7 @@ from twenty48.store.errors import (
 from twenty48.store.history import HistoryStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import database_path
+from twenty48.store.players import PlayersStore
 from twenty48.store.ranking import RankingStore
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.sqlite import SQLiteBackend
@@ -56,7 +58,7 @@ PACE_WINDOW = 45
 MAX_ACTIONS_PER_S = 15
 
 
-class Store(HistoryStore, LimitsStore, RankingStore):
+class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     #: The clock of the pace check (Unix seconds).
@@ -120,12 +122,12 @@ class Store(HistoryStore, LimitsStore, RankingStore):
 
     def web_player(self, token: str) -> Player:
         """The browser player whose cookie holds ``token``; created on first use."""
-        return self._player(_web_key(token))
+        return self._player(web_key(token))
 
     def find_web_player(self, token: str) -> Player | None:
         """The browser player whose cookie holds ``token``, if one was created; writes nothing."""
         with self._read() as db:
-            return db.player(_web_key(token))
+            return db.player(web_key(token))
 
     def local_player(self, name: str = TERMINAL_PLAYER) -> Player:
         """A player known by name on this machine; ``"terminal"`` is the terminal game's player."""
@@ -417,6 +419,9 @@ class Store(HistoryStore, LimitsStore, RankingStore):
             db.raise_best_score(row.player_id, game.variant.name, game.score)
         self._cache.put(row.id, revision, game)
         finished_at = (row.finished_at or now) if game.over else None
+        if game.over and row.ranked:
+            # The move that ended a ranked game: it may be the player's best on the all-time board.
+            db.refresh_board_best(row.player_id, game.variant.name)
         return self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
 
     def _paced(self, db: Connection, row: GameRow) -> GameRow:
@@ -473,7 +478,8 @@ def _current_game_id(db: Connection, player_id: int) -> int | None:
     return db.current_game_id(player_id)
 
 
-def _web_key(token: str) -> str:
+def web_key(token: str) -> str:
+    """The player key of a browser cookie's token."""
     if not token:
         raise ValueError("a player token must not be empty")
     # Only a hash is stored, so reading the database does not let anyone take over a cookie.

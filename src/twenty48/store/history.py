@@ -85,9 +85,11 @@ class HistoryStore:
         """Remove one of the player's games (its moves and state); if it was the current game the
         player gets a new one on the next ``current_game``. Its id is never given to another game."""
         with self._write() as db:
-            _owned(db, player_id, game_id)
+            row = _owned(db, player_id, game_id)
             # The hidden row is never loaded again, so its cached copy cannot be handed out.
             db.delete_game(player_id, game_id, _now())
+            # A deleted game leaves the boards; the player's next best takes its place.
+            db.refresh_board_best(player_id, row.variant)
 
     def export_game(self, player_id: int, game_id: int) -> dict[str, Any]:
         """The game as a ``twenty48-game/1`` file."""

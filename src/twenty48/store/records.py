@@ -217,6 +217,72 @@ class ImportResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Profile:
+    """What a player shows of themself: a display name (None: anonymous, never on a board) and
+    whether their games are kept off the boards, by their own choice or by the host."""
+
+    player_id: int
+    name: str | None
+    hidden: bool
+    host_hidden: bool
+
+    @property
+    def on_boards(self) -> bool:
+        """Whether the player's ranked games appear on the leaderboards."""
+        return self.name is not None and not self.hidden and not self.host_hidden
+
+
+@dataclass(frozen=True, slots=True)
+class TransferCode:
+    """A one-time code that makes another device this player (``Store.claim_transfer``)."""
+
+    code: str
+    #: Unix seconds.
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """A player's best game on a leaderboard: its place (1 is the best), who and what."""
+
+    rank: int
+    player_id: int
+    name: str
+    game_id: int
+    score: int
+    max_tile: int
+    moves: int
+    #: None for a daily game still being played.
+    finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """One page of a leaderboard, and the asking player's own entry wherever it stands."""
+
+    #: "daily" or "all-time".
+    board: str
+    variant: str
+    #: The daily board's UTC date (YYYY-MM-DD); None for the all-time board.
+    date: str | None
+    entries: tuple[BoardEntry, ...]
+    me: BoardEntry | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOverview:
+    """A player as the host sees them (``2048 admin players``)."""
+
+    profile: Profile
+    created_at: str
+    games: int
+    #: Finished games that count for the boards.
+    ranked: int
+    #: Games played faster than a person can (for the host to judge).
+    flagged: int
+
+
+@dataclass(frozen=True, slots=True)
 class Daily:
     """A player's daily challenge of one UTC date."""
 

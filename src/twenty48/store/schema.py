@@ -291,6 +291,67 @@ def _ranked_6(db: SQL) -> None:
     db.execute("CREATE TABLE server_secrets (name TEXT NOT NULL PRIMARY KEY, secret TEXT NOT NULL)")
 
 
+def _players_7(db: SQL) -> None:
+    # Display names, shown on the leaderboards; name_key (the name casefolded) is what must be
+    # unique. NULL for an anonymous player, and a unique index allows any number of NULLs.
+    db.execute("ALTER TABLE players ADD COLUMN name TEXT")
+    db.execute("ALTER TABLE players ADD COLUMN name_key TEXT")
+    db.execute("CREATE UNIQUE INDEX players_by_name ON players (name_key)")
+    # Off the boards: by the player's own choice, or by the host's (which the player cannot undo).
+    db.execute("ALTER TABLE players ADD COLUMN hidden BOOLEAN NOT NULL DEFAULT FALSE")
+    db.execute("ALTER TABLE players ADD COLUMN host_hidden BOOLEAN NOT NULL DEFAULT FALSE")
+    # The cookies of devices that claimed a transfer code: each is the player as its key is.
+    db.execute(
+        """
+        CREATE TABLE player_devices (
+            key TEXT NOT NULL PRIMARY KEY,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            created_at TEXT NOT NULL
+        )"""
+    )
+    # One-time codes that make another device the player: only a hash of the code is kept; a used
+    # or expired code stays a day, so that claiming it again says why it no longer works.
+    db.execute(
+        """
+        CREATE TABLE transfer_codes (
+            code_hash TEXT NOT NULL PRIMARY KEY,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            expires_at DOUBLE PRECISION NOT NULL,
+            used_at DOUBLE PRECISION
+        )"""
+    )
+    db.execute("CREATE INDEX transfer_codes_by_player ON transfer_codes (player_id, expires_at)")
+    # Each player's best finished ranked game per variant: the all-time board, in its order.
+    db.execute(
+        """
+        CREATE TABLE board_bests (
+            variant TEXT NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            score INTEGER NOT NULL,
+            finished_at TEXT NOT NULL,
+            -- The player is on the boards (named, not hidden): kept with their name and hiding.
+            shown BOOLEAN NOT NULL,
+            PRIMARY KEY (variant, player_id)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        "CREATE INDEX board_bests_in_order ON board_bests (variant, shown, score DESC, finished_at, game_id)"
+    )
+    # Nobody has a name yet, so nobody is shown.
+    db.execute(
+        """INSERT INTO board_bests (variant, player_id, game_id, score, finished_at, shown)
+           SELECT variant, player_id, id, score, finished_at, FALSE FROM (
+               SELECT g.variant, g.player_id, g.id, g.score, g.finished_at, row_number() OVER (
+                   PARTITION BY g.variant, g.player_id ORDER BY g.score DESC, g.finished_at, g.id
+               ) AS nth
+               FROM games g
+               WHERE g.ranked AND g.finished_at IS NOT NULL AND NOT g.set_aside AND g.deleted_at IS NULL
+           ) AS ranked_games
+           WHERE nth = 1"""
+    )
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
 MIGRATIONS: list[Callable[[SQL], None]] = [
     _schema_1,
@@ -299,6 +360,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     _history_4,
     _player_limits_5,
     _ranked_6,
+    _players_7,
 ]
 
 

@@ -24,8 +24,10 @@ from twenty48.store.errors import (
     StoreUnreadableError,
 )
 from twenty48.store.records import DamagedGame, Player
+from twenty48.store.sqlite_boards import SQLiteBoards
 from twenty48.store.sqlite_history import SQLiteHistory
 from twenty48.store.sqlite_limits import SQLiteLimits
+from twenty48.store.sqlite_players import SQLitePlayers
 from twenty48.store.sqlite_ranking import SQLiteRanking
 
 BUSY_TIMEOUT_MS = 5000
@@ -38,16 +40,21 @@ _GAME_COLUMNS = (
 )
 
 
-class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking):
+class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
-    of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``)."""
+    of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``, of names and
+    devices in ``SQLitePlayers``, of the leaderboards in ``SQLiteBoards``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
     def player(self, key: str) -> Player | None:
+        # A device that claimed a transfer code is the player through a key of its own.
         row = self._db.execute(
-            "SELECT id, key, current_game_id FROM players WHERE key = ?", (key,)
+            "SELECT id, key, current_game_id FROM players WHERE key = ? UNION ALL "
+            "SELECT p.id, p.key, p.current_game_id FROM player_devices d "
+            "JOIN players p ON p.id = d.player_id WHERE d.key = ?",
+            (key, key),
         ).fetchone()
         return Player(*row) if row is not None else None
 

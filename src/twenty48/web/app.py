@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -15,7 +15,7 @@ from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import Store, StoreError
-from twenty48.web import errors, history, routes
+from twenty48.web import boards, errors, history, players, routes
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.worker import StoreWorker
@@ -45,10 +45,15 @@ class GameApp(FastAPI):
 
 
 def create_app(
-    store: Store, *, allowed_hosts: frozenset[str] | None = None, limits: Limits | None = None
+    store: Store,
+    *,
+    allowed_hosts: frozenset[str] | None = None,
+    limits: Limits | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> FastAPI:
     """The app over ``store`` (which the caller opens and closes). ``allowed_hosts`` limits the Host
-    names answered (None: any); ``limits`` are ``2048 serve``'s (the defaults if None). A server
+    names answered (None: any); ``limits`` are ``2048 serve``'s (the defaults if None); ``clock``
+    gives Unix seconds now (``time.time`` if None: tests pass their own). A server
     calls ``stop_hints(app)`` when it begins to shut down, so waiting hints end at once."""
 
     @asynccontextmanager
@@ -68,10 +73,14 @@ def create_app(
         lifespan=lifespan,
     )
     web = routes.WebContext(store=store, worker=StoreWorker(store), limits=limits or Limits())
+    if clock is not None:
+        web.clock = clock
     app.state.web = web
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(history.router)
+    app.include_router(players.router)
+    app.include_router(boards.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
 

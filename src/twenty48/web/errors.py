@@ -14,9 +14,11 @@ from twenty48.store import (
     GameFinishedError,
     GameInProgressError,
     GameNotFoundError,
+    NameTakenError,
     PlayerNotFoundError,
     StaleRevisionError,
     StoreError,
+    TransferCodeError,
 )
 from twenty48.web.models import ErrorAnswer, GameState
 from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
@@ -25,9 +27,10 @@ from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefuse
 class TooManyRequestsError(Exception):
     """A per-player rate limit refused the request; ``retry_after`` in seconds."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: str, retry_after: int, code: str = "too_many_new_games") -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.code = code
 
 
 _HTTP_CODES = {
@@ -112,7 +115,7 @@ async def _refused(_: Request, exc: Exception) -> JSONResponse:
         status, code = 503, "hints_busy"
     else:
         assert isinstance(exc, TooManyRequestsError)
-        status, code = 429, "too_many_new_games"
+        status, code = 429, exc.code
     assert isinstance(exc, HintRefusedError | TooManyRequestsError)
     response = error_response(status, code, str(exc))
     response.headers["Retry-After"] = str(exc.retry_after)
@@ -127,6 +130,10 @@ async def _gone(_: Request, exc: Exception) -> JSONResponse:
 async def _store(_: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, GameNotFoundError | PlayerNotFoundError):
         return error_response(404, "not_found", str(exc))
+    if isinstance(exc, NameTakenError):
+        return error_response(422, "name_taken", str(exc))
+    if isinstance(exc, TransferCodeError):
+        return error_response(404 if exc.reason == "unknown" else 410, f"code_{exc.reason}", str(exc))
     if isinstance(exc, GameConflictError):
         code = next(code for kind, code in _CONFLICTS.items() if isinstance(exc, kind))
         return error_response(409, code, str(exc), GameState.of(exc.game))

@@ -53,6 +53,21 @@ def player_token(scope: Scope) -> str:
     return token
 
 
+def new_token() -> str:
+    """A new player cookie's token."""
+    return secrets.token_urlsafe(32)
+
+
+def player_cookie(token: str, scope: Scope) -> str:
+    """The ``Set-Cookie`` value that gives the browser the player cookie ``token``."""
+    cookie = f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict"
+    if scope.get("scheme") == "https":
+        # Served over HTTPS (directly, or by a proxy trusted through --forwarded-allow-ips,
+        # whose X-Forwarded-Proto uvicorn has applied): never send the cookie in clear.
+        cookie += "; Secure"
+    return cookie
+
+
 class Guard:
     """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends the server against
     DNS rebinding: a page from another site cannot reach it under a name of its own. The API
@@ -86,13 +101,8 @@ class Guard:
         token = _cookie(headers.get(b"cookie", b""))
         extra: tuple[tuple[bytes, bytes], ...] = SECURITY_HEADERS
         if token is None:
-            token = secrets.token_urlsafe(32)
-            cookie = f"{COOKIE_NAME}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Strict"
-            if scope.get("scheme") == "https":
-                # Served over HTTPS (directly, or by a proxy trusted through --forwarded-allow-ips,
-                # whose X-Forwarded-Proto uvicorn has applied): never send the cookie in clear.
-                cookie += "; Secure"
-            extra = (*SECURITY_HEADERS, (b"set-cookie", cookie.encode()))
+            token = new_token()
+            extra = (*SECURITY_HEADERS, (b"set-cookie", player_cookie(token, scope).encode()))
         scope.setdefault("state", {})["player_token"] = token
 
         limit = _BODY_LIMITS.get(scope["path"], MAX_BODY)

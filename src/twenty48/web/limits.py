@@ -8,7 +8,7 @@ takes every core of its machine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Games one player may start through ``POST /api/games`` in a minute (a burst of as many, then
 #: one every 60/N s). A person starts a few; a script looping on it grew the database by 33 MB in 50 s.
@@ -16,6 +16,11 @@ NEW_GAMES_PER_MINUTE = 30
 #: Hints being computed or waiting in one server process, over all players. One runs at a time (each
 #: may take every core for up to 5 s), so a longer queue only makes its last client wait longer.
 HINT_QUEUE = 4
+#: Transfer codes one client address may try in a minute (a burst of as many, then one every 6 s).
+#: A code has 136 random bits, so guessing is hopeless anyway; this keeps a script from trying.
+CLAIMS_PER_MINUTE = 10
+#: Addresses a ``RateBuckets`` remembers before it starts over.
+ADDRESSES_KEPT = 10_000
 #: Seconds a hint lease outlasts the longest a hint can take (the store's calls around it, a slow event loop).
 HINT_LEASE_MARGIN_S = 10.0
 
@@ -31,3 +36,24 @@ class Limits:
         """How long a player's hint lease lasts: as long as a hint may wait behind a full queue and
         then run, and a margin; a process killed mid-hint blocks its player that long at most."""
         return (self.hint_queue + 1) * longest_hint_s + HINT_LEASE_MARGIN_S
+
+
+@dataclass
+class RateBuckets:
+    """A token bucket per client address, in this process (``per_minute`` at once, refilled at
+    ``per_minute`` a minute); for requests that need no player, so no per-player limit applies."""
+
+    per_minute: int
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def take(self, address: str, now: float) -> float:
+        """0.0 if allowed (one taken), else the seconds until one is."""
+        if len(self.buckets) >= ADDRESSES_KEPT:
+            self.buckets.clear()
+        tokens, then = self.buckets.get(address, (float(self.per_minute), now))
+        tokens = min(self.per_minute, tokens + max(0.0, now - then) * self.per_minute / 60)
+        if tokens < 1:
+            self.buckets[address] = (tokens, now)
+            return (1 - tokens) * 60 / self.per_minute
+        self.buckets[address] = (tokens - 1, now)
+        return 0.0

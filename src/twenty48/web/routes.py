@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -20,7 +21,7 @@ from twenty48.store import ID_LIMIT, GameFinishedError, MoveOutcome, StaleRevisi
 from twenty48.store.errors import refusal
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import MAX_BODY, player_token
-from twenty48.web.limits import Limits
+from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.models import (
     DEFAULT_VARIANT,
     VARIANT_HELP,
@@ -74,6 +75,10 @@ class WebContext:
     hints: HintWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
+    #: Unix seconds now: transfer codes' expiry, the UTC day of the daily board (tests set it).
+    clock: Callable[[], float] = time.time
+    #: Transfer codes tried per client address.
+    claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)

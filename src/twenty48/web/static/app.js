@@ -92,6 +92,7 @@ function bind() {
   $("auto").addEventListener("click", () => (solver?.on ? auto.toggle() : assisted(auto.toggle)));
   $("history").addEventListener("click", () => (location.hash = "#/history"));
   $("stats").addEventListener("click", () => (location.hash = "#/stats"));
+  $("leaderboard").addEventListener("click", () => (location.hash = "#/leaderboard"));
   addEventListener("hashchange", route);
   // Browsers allow sound only after a gesture; any of these counts.
   for (const type of ["keydown", "pointerdown"]) document.addEventListener(type, () => sound.unlock(), { capture: true });

@@ -1,7 +1,7 @@
 // Japanese, loaded only when the page shows it (see i18n.js).
 export default {
   hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。",
-  history: "履歴", statistics: "統計",
+  history: "履歴", statistics: "統計", leaderboard: "ランキング",
   score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新規ゲーム", undo: "戻す",
   hint: "ヒント", auto: "自動プレイ", stop: "停止", sound: "サウンド", settings: "設定", board: "盤面",
   directions: "方向ボタン", up: "上", down: "下", left: "左", right: "右",

@@ -1,7 +1,7 @@
 // Chinese, loaded only when the page shows it (see i18n.js).
 export default {
   hintsBusy: "求解器正忙于其他提示，稍后将重试。",
-  history: "历史", statistics: "统计",
+  history: "历史", statistics: "统计", leaderboard: "排行榜",
   score: "分数", best: "最高分", moves: "步数", newGame: "新游戏", newShort: "新游戏", undo: "撤销", hint: "提示",
   auto: "自动", stop: "停止", sound: "声音", settings: "设置", board: "棋盘",
   directions: "方向按钮", up: "上", down: "下", left: "左", right: "右",

@@ -4,7 +4,7 @@
 
 const STRINGS = {
   en: {
-    history: "History", statistics: "Statistics",
+    history: "History", statistics: "Statistics", leaderboard: "Leaderboard",
     score: "Score", best: "Best", moves: "Moves", newGame: "New game", newShort: "New game", undo: "Undo", hint: "Hint",
     auto: "Auto-play", stop: "Stop", sound: "Sound", settings: "Settings", board: "Game board",
     directions: "Direction buttons", up: "Up", down: "Down", left: "Left", right: "Right",

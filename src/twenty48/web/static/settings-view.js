@@ -1,5 +1,8 @@
 // The settings dialog, built the first time it opens (the first board does not need it), its controls
-// kept in step with the stored settings whichever control made a change.
+// kept in step with the stored settings whichever control made a change; the player's name and
+// device transfer are player-ui.js's.
+
+import { playerSection } from "./player-ui.js";
 
 const HTML = `
 <dialog id="settings" aria-labelledby="settings-title">
@@ -45,5 +48,6 @@ export function settingsDialog(settings, i18n, highContrast, system) {
     });
   }
   document.getElementById("close-settings").addEventListener("click", () => dialog.close());
+  playerSection(dialog, i18n);
   return dialog;
 }

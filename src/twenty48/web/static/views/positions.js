@@ -8,8 +8,10 @@ export const PAGE = 200; // positions per request (the server allows up to 1,000
 const KEEP = 50; // pages kept: 10,000 positions, a few MB of plain arrays
 
 export class Positions {
-  constructor(gameId) {
+  // `shared`: a leaderboard game's public positions, not one of the player's own games.
+  constructor(gameId, shared = false) {
     this.gameId = gameId;
+    this.base = shared ? "/api/public/games" : "/api/games";
     this.total = null; // positions in the game (move 0 .. total - 1), known after the first page
     this.pages = new Map(); // page index -> positions, in least-recently-used order
     this.loading = new Map(); // page index -> its request
@@ -36,7 +38,7 @@ export class Positions {
 
   load(index) {
     if (!this.loading.has(index)) {
-      const request = call("GET", `/api/games/${this.gameId}/positions?from=${index * PAGE}&count=${PAGE}`)
+      const request = call("GET", `${this.base}/${this.gameId}/positions?from=${index * PAGE}&count=${PAGE}`)
         .then((answer) => {
           this.total = answer.total;
           this.touch(index, answer.positions);

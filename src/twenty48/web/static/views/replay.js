@@ -1,6 +1,7 @@
-// The replay viewer: one of the player's games as it stood after move n, stepped, scrubbed or played
-// back with the play view's own slide and pop animation (render.js's BoardView). Every position is
-// the server's (positions.js); the page only shows them.
+// The replay viewer: one of the player's games (or, public, a leaderboard game of anyone) as it
+// stood after move n, stepped, scrubbed or played back with the play view's own slide and pop
+// animation (render.js's BoardView). Every position is the server's (positions.js); the page only
+// shows them.
 
 import { BoardView } from "../render.js";
 import { element, errorText } from "./dom.js";
@@ -36,10 +37,11 @@ export class ReplayView {
     return this.i18n.t(key, vars);
   }
 
-  // Shows game `gameId` after move `move` (clamped to the game).
-  async open(gameId, move) {
+  // Shows game `gameId` after move `move` (clamped to the game); `shared`: a public replay.
+  async open(gameId, move, shared = false) {
     this.close();
-    this.positions = new Positions(gameId);
+    this.shared = shared;
+    this.positions = new Positions(gameId, shared);
     this.shown = null;
     this.target = null;
     this.build(gameId);
@@ -104,7 +106,7 @@ export class ReplayView {
       numbers.append(box);
     }
     const head = element("div", { class: "replay-head" });
-    head.append(element("h2", {}, this.t("replayOf", { id: gameId })), numbers);
+    head.append(element("h2", {}, this.t(this.shared ? "publicReplayOf" : "replayOf", { id: gameId })), numbers);
     this.root.replaceChildren(head, frame, this.scrubber, controls, jump, this.message);
   }
 
@@ -160,7 +162,7 @@ export class ReplayView {
     this.showNumber(position.move);
     this.score.textContent = position.score;
     this.root.dataset.move = position.move;
-    history.replaceState(null, "", `#/replay/${this.positions.gameId}/${position.move}`);
+    history.replaceState(null, "", `#/${this.shared ? "public" : "replay"}/${this.positions.gameId}/${position.move}`);
   }
 
   showNumber(n) {
@@ -173,7 +175,8 @@ export class ReplayView {
   failed(error) {
     this.pause();
     if (error.retryable) this.hud.notice("offline", { n: 0 }, 3000);
-    else this.message.textContent = error.status === 404 ? this.t("gameGone") : errorText(this.i18n, error);
+    else if (error.status === 404) this.message.textContent = this.t(this.shared ? "notPublic" : "gameGone");
+    else this.message.textContent = errorText(this.i18n, error);
     return false;
   }
 

@@ -3,6 +3,11 @@
 
 export const STRINGS = {
   en: {
+    boardKind: "Board", board_daily: "Daily challenge", "board_all-time": "All time", day: "Day (UTC)",
+    rankCol: "Rank", nameCol: "Player", noEntries: "Nobody is on this board yet.",
+    noDailyEntries: "Nobody has played this day's challenge yet.", yourRank: "You: rank {rank}, score {score}",
+    higher: "Higher", lower: "Lower", watch: "Watch", watchGame: "Watch {name}'s game",
+    publicReplayOf: "Leaderboard game {id}", notPublic: "This game's replay is not public (or not yet).",
     views: "Views", backToPlay: "← Play", replay: "Replay", replayOf: "Replay of game {id}",
     scrubber: "Move", play: "Play", pause: "Pause", first: "First move", back: "One move back",
     forward: "One move forward", last: "Last move", playIcon: "▶", pauseIcon: "❚❚", firstIcon: "|◀",
@@ -28,6 +33,11 @@ export const STRINGS = {
     firstReachTitle: "Move of the first reach", medianMove: "Median move", bestMove: "Fewest moves",
   },
   ja: {
+    boardKind: "ランキング", board_daily: "デイリーチャレンジ", "board_all-time": "歴代", day: "日付（UTC）",
+    rankCol: "順位", nameCol: "プレイヤー", noEntries: "まだ誰も載っていません。",
+    noDailyEntries: "この日のチャレンジはまだ誰もプレイしていません。", yourRank: "あなた: {rank}位、スコア {score}",
+    higher: "上位", lower: "下位", watch: "見る", watchGame: "{name}さんのゲームを見る",
+    publicReplayOf: "ランキングのゲーム {id}", notPublic: "このゲームのリプレイは公開されていません（まだ）。",
     views: "表示", backToPlay: "← プレイ", replay: "リプレイ", replayOf: "ゲーム {id} のリプレイ",
     scrubber: "手", play: "再生", pause: "一時停止", first: "最初の手", back: "1手戻る",
     forward: "1手進む", last: "最後の手", replaySpeed: "再生速度", perSecond: "毎秒{n}手",
@@ -52,6 +62,11 @@ export const STRINGS = {
     firstReachTitle: "初到達の手数", medianMove: "中央値", bestMove: "最少",
   },
   zh: {
+    boardKind: "排行榜", board_daily: "每日挑战", "board_all-time": "总榜", day: "日期（UTC）",
+    rankCol: "名次", nameCol: "玩家", noEntries: "这个榜上还没有人。",
+    noDailyEntries: "今天的挑战还没有人玩过。", yourRank: "你：第 {rank} 名，分数 {score}",
+    higher: "靠前", lower: "靠后", watch: "观看", watchGame: "观看 {name} 的游戏",
+    publicReplayOf: "排行榜游戏 {id}", notPublic: "此游戏的回放未公开（或尚未公开）。",
     views: "视图", backToPlay: "← 游戏", replay: "回放", replayOf: "游戏 {id} 的回放",
     scrubber: "步", play: "播放", pause: "暂停", first: "第一步", back: "后退一步",
     forward: "前进一步", last: "最后一步", replaySpeed: "回放速度", perSecond: "每秒 {n} 步",

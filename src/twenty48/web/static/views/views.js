@@ -1,11 +1,15 @@
 // The views beside play, loaded with import() the first time one is opened: the history, the
-// statistics and the replay viewer, each reached by an address that can be kept and shared:
+// statistics, the replay viewer and the leaderboards, each reached by an address that can be kept
+// and shared:
 //   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
+//   #/leaderboard (#/leaderboard/daily/DATE, #/leaderboard/all-time/VARIANT)
+//   #/public/GAME (#/public/GAME/MOVE): a leaderboard game's public replay, anyone's
 // While one is shown the play view is hidden and its keys are kept from it.
 
 import { stylesheet } from "../settings-ui.js";
 import { element } from "./dom.js";
 import { HistoryView } from "./history.js";
+import { LeaderboardView } from "./leaderboard.js";
 import { ReplayView } from "./replay.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
@@ -13,10 +17,10 @@ import { STRINGS } from "./strings.js";
 // "#/replay/12/30" -> ["replay", "12", "30"]; anything unknown is the play view.
 function parse(hash) {
   const [name, ...args] = hash.replace(/^#\/?/, "").split("/");
-  if (name === "history" || name === "stats") return { name, args };
+  if (name === "history" || name === "stats" || name === "leaderboard") return { name, args };
   const [id, move] = args;
-  if (name === "replay" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
-    return { name, args: [Number(id), Number(move ?? 0)] };
+  if ((name === "replay" || name === "public") && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
+    return { name, args: [Number(id), Number(move ?? 0), name === "public"] };
   }
   return { name: "play", args: [] };
 }
@@ -27,7 +31,7 @@ class Views {
     this.play = document.querySelector("main.app");
     this.section = element("section", { id: "views", class: "views", hidden: "" });
     const nav = element("nav", { class: "views-nav", "aria-label": i18n.t("views") });
-    for (const [href, key] of [["#/", "backToPlay"], ["#/history", "history"], ["#/stats", "statistics"]]) {
+    for (const [href, key] of [["#/", "backToPlay"], ["#/history", "history"], ["#/stats", "statistics"], ["#/leaderboard", "leaderboard"]]) {
       nav.append(element("a", { href, class: "link", "data-i18n": key }, i18n.t(key)));
     }
     this.links = [...nav.children];
@@ -39,7 +43,10 @@ class Views {
       history: new HistoryView(this.main, context),
       stats: new StatsView(this.main, context),
       replay: new ReplayView(this.main, context),
+      leaderboard: new LeaderboardView(this.main, context),
     };
+    // A public replay is the replay viewer on another player's game.
+    this.views.public = this.views.replay;
     this.current = null;
     // Capturing on window runs before the play view's key handler on document, which never sees
     // a key while a view is open; the keys' own default actions (typing, Tab, Enter) still happen.
@@ -67,7 +74,8 @@ class Views {
       else link.removeAttribute("aria-current");
     }
     if (this.current) {
-      document.title = `${this.i18n.t(name === "stats" ? "statistics" : name)} · 2048`;
+      const title = { stats: "statistics", public: "replay" }[name] ?? name;
+      document.title = `${this.i18n.t(title)} · 2048`;
       await this.current.open(...args);
       // The new view's heading takes the focus, so a screen reader and the Tab key start there.
       const heading = this.main.querySelector("h2");

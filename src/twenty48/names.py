@@ -1,0 +1,104 @@
+"""Display names: what a player may be called on the leaderboards, and the key that keeps them unique.
+
+A name is checked after NFKC normalisation (so a full-width letter is the letter it looks like, and a
+ligature its letters): 1-24 characters, each a letter (with at most ``MAX_MARKS`` combining marks
+after it), a digit, one of ``_-.``, or a single space between two other characters. Everything
+else is refused by name, including what hides text or reorders it: control and format characters
+(the right-to-left override U+202E, zero-width spaces and joiners), other spaces, and the
+letters and marks that draw nothing (Hangul fillers, variation selectors). Two names that differ
+only in case are the same name: ``key`` (casefolded, then normalised again) is what the store
+keeps unique. A name is still shown only as text (``textContent``), never as HTML.
+
+What this does not catch: names that look alike in different scripts (a Cyrillic a for a Latin
+one); the host renames or hides those (``2048 admin``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+MAX_LENGTH = 24
+#: Combining marks one letter may carry ("é" written as e + U+0301 is one): more stack into
+#: unreadable towers.
+MAX_MARKS = 3
+PUNCTUATION = frozenset("_-.")
+#: Letters and marks by category whose glyph is empty: they would make a name look like another.
+INVISIBLE = frozenset(
+    {
+        "\u115f",  # Hangul choseong filler
+        "\u1160",  # Hangul jungseong filler
+        "\u3164",  # Hangul filler
+        "\uffa0",  # halfwidth Hangul filler
+        "\u034f",  # combining grapheme joiner
+        "\u17b4",  # Khmer vowel inherent aq
+        "\u17b5",  # Khmer vowel inherent aa
+        "\u180b",  # Mongolian free variation selectors one to three
+        "\u180c",
+        "\u180d",
+        "\u180f",  # Mongolian free variation selector four
+    }
+    | {chr(c) for c in range(0xFE00, 0xFE10)}  # variation selectors
+    | {chr(c) for c in range(0xE0100, 0xE01F0)}  # variation selectors supplement
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    #: The name as it is stored and shown (NFKC).
+    text: str
+    #: What two names must not share: ``text`` casefolded and normalised again.
+    key: str
+
+
+class NameRefused(ValueError):
+    """A name that cannot be used; ``reason`` is a stable code, the message says why for people."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def check(name: str) -> Name:
+    """The name as stored, or ``NameRefused`` saying what is wrong with it."""
+    text = unicodedata.normalize("NFKC", name)
+    if not text:
+        raise NameRefused("name_empty", "a name must have at least one character")
+    if len(text) > MAX_LENGTH:
+        raise NameRefused(
+            "name_too_long", f"a name has at most {MAX_LENGTH} characters, this one {len(text)}"
+        )
+    if text[0] == " " or text[-1] == " ":
+        raise NameRefused("name_spaces", "a name must not start or end with a space")
+    if "  " in text:
+        raise NameRefused("name_spaces", "a name must not have two spaces in a row")
+    marks = 0
+    letter_before = False
+    for char in text:
+        category = unicodedata.category(char)
+        if char in INVISIBLE:
+            _refuse(char, "draws nothing")
+        if category.startswith("M"):
+            marks += 1
+            if not letter_before:
+                _refuse(char, "is a combining mark without a letter before it")
+            if marks > MAX_MARKS:
+                _refuse(char, f"is more than {MAX_MARKS} combining marks on one letter")
+            continue
+        marks = 0
+        letter_before = category.startswith("L")
+        if letter_before or category == "Nd" or char in PUNCTUATION or char == " ":
+            continue
+        if category.startswith(("C", "Z")):
+            _refuse(char, "is invisible or a control character")
+        _refuse(char, "is not a letter, a digit, a space or _ - .")
+    return Name(text, unicodedata.normalize("NFKC", text.casefold()))
+
+
+def _refuse(char: str, why: str) -> None:
+    label = unicodedata.name(char, "")
+    shown = f"U+{ord(char):04X}" + (f" {label}" if label else "")
+    raise NameRefused(
+        "name_character",
+        f"{shown} {why}: a name holds letters, digits, single spaces between them and _ - . only",
+    )

@@ -1,0 +1,129 @@
+"""The statements of the leaderboards and public games (``BoardsConnection``), in the SQL both
+backends share.
+
+The all-time board reads ``board_bests``, each player's best finished ranked game per variant,
+kept up to date when a ranked game ends or is deleted, and whether the player is shown, kept up to
+date when their name or hiding changes: ranking "best game per player" straight from ``games``
+would group every ranked game on each request, and a player's place is then a count over one
+index range. A daily board reads the day's daily games
+through the partial index ``games_daily`` (one game per player and day, so nothing to group). Both
+order by score (highest first), then by who finished first (a daily game still being played comes
+after every finished one of its score), then by game id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from twenty48.store.backend import BoardQuery
+from twenty48.store.records import BoardEntry
+from twenty48.store.sqlite_players import RANKED
+
+#: A player whose games appear on the boards: named, hidden neither by themself nor by the host.
+ON_BOARDS = "p.name IS NOT NULL AND NOT p.hidden AND NOT p.host_hidden"
+_ENTRY = "p.id, p.name, g.id, g.score, g.max_tile, g.moves, g.finished_at"
+
+
+class SQLiteBoards:
+    """Mixed into ``SQLiteConnection`` (and so into PostgreSQL's connection)."""
+
+    _db: sqlite3.Connection
+
+    def refresh_board_best(self, player_id: int, variant: str) -> None:
+        self._db.execute("DELETE FROM board_bests WHERE variant = ? AND player_id = ?", (variant, player_id))
+        self._db.execute(
+            f"""INSERT INTO board_bests (variant, player_id, game_id, score, finished_at, shown)
+                SELECT g.variant, g.player_id, g.id, g.score, g.finished_at, {ON_BOARDS}
+                FROM games g JOIN players p ON p.id = g.player_id
+                WHERE g.player_id = ? AND g.variant = ? AND {RANKED} AND g.finished_at IS NOT NULL
+                ORDER BY g.score DESC, g.finished_at, g.id LIMIT 1""",
+            (player_id, variant),
+        )
+
+    def refresh_board_shown(self, player_id: int) -> None:
+        self._db.execute(
+            f"UPDATE board_bests SET shown = (SELECT {ON_BOARDS} FROM players p WHERE p.id = ?) "
+            "WHERE player_id = ?",
+            (player_id, player_id),
+        )
+
+    def board_page(self, query: BoardQuery) -> list[BoardEntry]:
+        if query.date is None:
+            # The page is cut from the index alone; only its own entries are joined.
+            sql = (
+                f"SELECT {_ENTRY} FROM (SELECT b.player_id, b.game_id, b.score, b.finished_at "
+                f"FROM board_bests b WHERE {_ALL_TIME} ORDER BY {_ALL_TIME_ORDER} LIMIT ? OFFSET ?) AS b "
+                f"JOIN games g ON g.id = b.game_id JOIN players p ON p.id = b.player_id "
+                f"ORDER BY {_ALL_TIME_ORDER}"
+            )
+            params: tuple[Any, ...] = (query.variant, query.limit, query.offset)
+        else:
+            sql = f"SELECT {_ENTRY} {_DAILY} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
+            params = (query.date, query.variant, query.limit, query.offset)
+        rows = self._db.execute(sql, params).fetchall()
+        return [BoardEntry(query.offset + i + 1, *row) for i, row in enumerate(rows)]
+
+    def board_entry(self, query: BoardQuery, player_id: int) -> BoardEntry | None:
+        if query.date is None:
+            found = self._db.execute(
+                f"SELECT {_ENTRY} FROM board_bests b JOIN games g ON g.id = b.game_id "
+                "JOIN players p ON p.id = b.player_id "
+                "WHERE b.variant = ? AND b.player_id = ? AND b.shown = TRUE",
+                (query.variant, player_id),
+            ).fetchone()
+            source, params = f"FROM board_bests b WHERE {_ALL_TIME}", (query.variant,)
+            prefix = "b"
+        else:
+            found = self._db.execute(
+                f"SELECT {_ENTRY} {_DAILY} AND g.player_id = ?", (query.date, query.variant, player_id)
+            ).fetchone()
+            source, params = _DAILY, (query.date, query.variant)
+            prefix = "g"
+        if found is None:
+            return None
+        _, _, game_id, score, _, _, finished_at = found
+        before, before_params = _before(prefix, score, finished_at, game_id)
+        (ahead,) = self._db.execute(
+            f"SELECT count(*) {source} AND {before}", (*params, *before_params)
+        ).fetchone()
+        return BoardEntry(ahead + 1, *found)
+
+    def public_game_owner(self, game_id: int, today: str) -> int | None:
+        row = self._db.execute(
+            f"""SELECT p.id FROM games g JOIN players p ON p.id = g.player_id
+                WHERE g.id = ? AND {RANKED} AND g.finished_at IS NOT NULL AND {ON_BOARDS}
+                AND (g.daily IS NULL OR g.daily < ?)""",
+            (game_id, today),
+        ).fetchone()
+        return row[0] if row is not None else None
+
+
+#: The all-time board of a variant (parameter), in its index's order. ``shown`` is kept equal to
+#: ``ON_BOARDS`` of the player, so that a page and a player's place read that index alone.
+_ALL_TIME = "b.variant = ? AND b.shown = TRUE"
+_ALL_TIME_ORDER = "b.score DESC, b.finished_at, b.game_id"
+#: The daily board of a date and variant (parameters); one game per player and date.
+_DAILY = (
+    "FROM games g JOIN players p ON p.id = g.player_id "
+    f"WHERE g.daily = ? AND g.variant = ? AND {RANKED} AND {ON_BOARDS}"
+)
+_DAILY_ORDER = "g.score DESC, g.finished_at IS NULL, g.finished_at, g.id"
+
+
+def _before(prefix: str, score: int, finished_at: str | None, game_id: int) -> tuple[str, tuple[Any, ...]]:
+    """The condition of the entries (of table ``prefix``) before this one in the boards' order; the
+    leading ``score >= ?`` lets the index's score order bound the count."""
+    game = "game_id" if prefix == "b" else "id"
+    if finished_at is None:
+        # After every finished game of the same score; among unfinished ones, by id.
+        return (
+            f"{prefix}.score >= ? AND ({prefix}.score > ? OR {prefix}.finished_at IS NOT NULL "
+            f"OR {prefix}.{game} < ?)",
+            (score, score, game_id),
+        )
+    return (
+        f"{prefix}.score >= ? AND ({prefix}.score > ? OR {prefix}.finished_at < ? "
+        f"OR ({prefix}.finished_at = ? AND {prefix}.{game} < ?))",
+        (score, score, finished_at, finished_at, game_id),
+    )

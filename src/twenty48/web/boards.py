@@ -1,0 +1,105 @@
+"""The leaderboards, and the public replays of the games on them."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from twenty48.store import ID_LIMIT
+from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
+from twenty48.store.history import MAX_POSITIONS
+from twenty48.web.errors import error_response
+from twenty48.web.history_models import PositionsAnswer, positions_json
+from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
+from twenty48.web.players_models import BoardName, LeaderboardAnswer
+from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, Digits, _json
+
+router = APIRouter(prefix="/api", responses=_ERRORS)
+
+PublicGameId = Annotated[
+    int, Path(ge=1, le=ID_LIMIT, description="A game on the leaderboards, over (and past its day)."), Digits
+]
+
+
+def today(clock_now: float) -> str:
+    """The UTC date at ``clock_now`` (Unix seconds): whose daily board is still running."""
+    return datetime.fromtimestamp(clock_now, UTC).date().isoformat()
+
+
+@router.get(
+    "/leaderboard",
+    response_model=LeaderboardAnswer,
+    summary="A leaderboard page, and the player's own entry",
+    description="Ranked games only (never assisted, played through this server's moves, from a "
+    "seed nobody chose), of named players who are not hidden, one game per player: score, highest "
+    "first, then who finished first. `all-time`: each player's best game that is over, per variant. "
+    "`daily`: the daily games of `date` (UTC, default today; classic only), a game still being "
+    "played with its score so far. `me` is the asking player's entry wherever it stands.",
+)
+async def leaderboard(
+    me: CallerDep,
+    board: Annotated[BoardName, Query(description="daily or all-time")] = "all-time",
+    variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
+    date_: Annotated[
+        str | None,
+        Query(alias="date", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="daily only: YYYY-MM-DD"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT), Digits] = 20,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET), Digits] = 0,
+) -> Response:
+    now = today(me.web.clock())
+    if board == "daily":
+        if variant != DEFAULT_VARIANT:
+            return error_response(422, "invalid_request", "variant: the daily challenge is classic only")
+        if date_ is None:
+            date_ = now
+        try:
+            day = date.fromisoformat(date_).isoformat()
+        except ValueError:
+            return error_response(422, "invalid_request", f"date: {date_} is not a date")
+        if day > now:
+            return error_response(422, "invalid_request", f"date: {day} has not begun yet (UTC today: {now})")
+        date_ = day
+    elif date_ is not None:
+        return error_response(422, "invalid_request", "date: only the daily board has a date")
+    found = await me.run(
+        me.web.store.leaderboard,
+        board,
+        variant,
+        date=date_,
+        limit=limit,
+        offset=offset,
+        player_id=None if me.player == NO_PLAYER else me.player,
+    )
+    return _json(LeaderboardAnswer.of(found))
+
+
+@router.get(
+    "/public/games/{game_id}/replay",
+    response_model=ReplayAnswer,
+    summary="A leaderboard game's seed and moves, for anyone",
+    description="As `GET /api/games/{id}/replay`, for a game that is over and would be on a board "
+    "(ranked, its player named and not hidden); a daily game only once its day is over. Every "
+    "other game answers 404.",
+)
+async def public_replay(me: CallerDep, game_id: PublicGameId) -> Response:
+    found = await me.run(me.web.store.public_replay, game_id, today(me.web.clock()))
+    return _json(ReplayAnswer.of(found))
+
+
+@router.get(
+    "/public/games/{game_id}/positions",
+    response_model=PositionsAnswer,
+    summary="A leaderboard game's boards after moves n, n+1, ..., for anyone",
+    description="As `GET /api/games/{id}/positions`, for the games of the public replay.",
+)
+async def public_positions(
+    me: CallerDep,
+    game_id: PublicGameId,
+    first: Annotated[int, Query(alias="from", ge=0, description="The first move number")] = 0,
+    count: Annotated[int, Query(ge=1, le=MAX_POSITIONS)] = 100,
+) -> Response:
+    found = await me.run(me.web.store.public_positions, game_id, today(me.web.clock()), first, count)
+    return Response(positions_json(found), media_type="application/json")

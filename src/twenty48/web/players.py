@@ -1,0 +1,106 @@
+"""The players' API: a display name, hiding from the boards, and moving to another device."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from fastapi import APIRouter, Request, Response, status
+
+from twenty48.names import NameRefused, check
+from twenty48.web.errors import TooManyRequestsError, error_response
+from twenty48.web.guard import new_token, player_cookie
+from twenty48.web.models import ErrorAnswer
+from twenty48.web.players_models import ClaimRequest, MeAnswer, MeRequest, TransferAnswer
+from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, _json
+
+logger = logging.getLogger("twenty48.web")
+
+router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+@router.get("/me", response_model=MeAnswer, summary="The player's display name and board visibility")
+async def me(me: CallerDep) -> Response:
+    if me.player == NO_PLAYER:
+        return _json(MeAnswer.of(None))
+    return _json(MeAnswer.of(await me.run(me.web.store.profile, me.player)))
+
+
+@router.put(
+    "/me",
+    response_model=MeAnswer,
+    responses={
+        422: {
+            "model": ErrorAnswer,
+            "description": "`name_empty`, `name_too_long`, `name_spaces`, `name_character` (the "
+            "character named in `detail`), `name_taken` (another player has it, in any case).",
+        }
+    },
+    summary="Choose a display name, or hide from the leaderboards",
+    description="Without a name a player is anonymous and never on a board. `hidden: true` keeps "
+    "the player's entries (and their public replays) off the boards until set back to false; a "
+    "host's hiding (`2048 admin hide`) is apart from it and stays.",
+)
+async def set_me(me: CallerDep, body: MeRequest) -> Response:
+    store = me.web.store
+    if "name" in body.model_fields_set and body.name is not None:
+        try:
+            check(body.name)
+        except NameRefused as exc:
+            return error_response(422, exc.reason, str(exc))
+        # Asked before a first-time visitor becomes a stored player: a refused name creates none.
+        if await me.run(store.name_taken, body.name, me.player):
+            return error_response(422, "name_taken", f"the name {body.name!r} is taken")
+    me = await me.registered()
+    profile = await me.run(store.profile, me.player)
+    if "name" in body.model_fields_set:
+        profile = await me.run(store.set_name, me.player, body.name)
+    if body.hidden is not None:
+        profile = await me.run(store.set_hidden, me.player, body.hidden)
+    return _json(MeAnswer.of(profile))
+
+
+@router.post(
+    "/me/transfer",
+    response_model=TransferAnswer,
+    status_code=status.HTTP_201_CREATED,
+    summary="A one-time code that makes another device this player",
+    description="The code works once, for 15 minutes; a new code ends the earlier ones. Enter it on "
+    "the other device (`POST /api/me/claim`). Only a hash of it is stored.",
+)
+async def transfer(me: CallerDep) -> Response:
+    me = await me.registered()
+    now = me.web.clock()
+    code = await me.run(me.web.store.new_transfer, me.player, now)
+    return _json(TransferAnswer.of(code, now), status.HTTP_201_CREATED)
+
+
+@router.post(
+    "/me/claim",
+    response_model=MeAnswer,
+    responses={
+        404: {"model": ErrorAnswer, "description": "`code_unknown`: no such code."},
+        410: {"model": ErrorAnswer, "description": "`code_expired` or `code_used`."},
+        429: {"model": ErrorAnswer, "description": "`too_many_claims` from this address a minute."},
+    },
+    summary="Become the player of a transfer code",
+    description="This device's cookie becomes the code's player (a new cookie is set); the games "
+    "this device played before stay with its old, anonymous identity. Both devices are that player "
+    "from then on. An address may try 10 codes a minute.",
+)
+async def claim(me: CallerDep, body: ClaimRequest, request: Request) -> Response:
+    web = me.web
+    now = web.clock()
+    address = request.client.host if request.client else ""
+    wait = web.claims.take(address, now)
+    if wait:
+        logger.warning("refused a transfer claim: %s tried too many this minute", address)
+        raise TooManyRequestsError(
+            f"at most {web.claims.per_minute} transfer codes a minute", math.ceil(wait), "too_many_claims"
+        )
+    token = new_token()
+    player = await me.run(web.store.claim_transfer, body.code, token, now)
+    web.remember(token, player.id)
+    response = _json(MeAnswer.of(await me.run(web.store.profile, player.id)))
+    response.headers["set-cookie"] = player_cookie(token, request.scope)
+    return response

@@ -1,0 +1,154 @@
+// The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant,
+// a page at a time, the player's own row highlighted (and shown below the page when it is off it),
+// each finished game linked to its public replay. Names are people's own text: only ever
+// textContent (element() sets nothing else).
+//   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/daily/2026-12-01
+
+import { call } from "../api.js";
+import { element, errorText } from "./dom.js";
+
+const PAGE_SIZE = 20;
+const BOARDS = ["daily", "all-time"];
+const VARIANTS = ["classic", "merge"];
+const today = () => new Date().toISOString().slice(0, 10); // the daily boards' days are UTC days
+
+export function parseBoard(args) {
+  const [board, second] = args;
+  if (board === "daily") return { board, variant: "classic", date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
+  return { board: "all-time", variant: VARIANTS.includes(second) ? second : "classic", date: "" };
+}
+
+export class LeaderboardView {
+  constructor(root, { i18n, hud }) {
+    this.root = root;
+    this.i18n = i18n;
+    this.hud = hud;
+    this.offset = 0;
+  }
+
+  t(key, vars) {
+    return this.i18n.t(key, vars);
+  }
+
+  async open(...args) {
+    Object.assign(this, parseBoard(args));
+    this.offset = 0;
+    this.build();
+    await this.load();
+  }
+
+  close() {}
+
+  address() {
+    if (this.board === "daily") return `#/leaderboard/daily${this.date ? `/${this.date}` : ""}`;
+    return `#/leaderboard/all-time/${this.variant}`;
+  }
+
+  build() {
+    const t = (key) => this.t(key);
+    const filters = element("div", { class: "filters" });
+    const field = (part, label, control) => {
+      const wrap = element("label", { class: "field" });
+      control.dataset.part = part;
+      wrap.append(element("span", {}, label), control);
+      filters.append(wrap);
+      return control;
+    };
+    const board = field("board", t("boardKind"), element("select"));
+    for (const b of BOARDS) board.append(element("option", { value: b }, t(`board_${b}`)));
+    board.value = this.board;
+    const variant = field("variant", t("mode"), element("select"));
+    for (const v of VARIANTS) variant.append(element("option", { value: v }, t(v)));
+    variant.value = this.variant;
+    const day = field("date", t("day"), element("input", { type: "date", max: today() }));
+    day.value = this.date || today();
+    // The daily challenge is a classic game; the all-time board has no day.
+    variant.closest("label").hidden = this.board === "daily";
+    day.closest("label").hidden = this.board !== "daily";
+    const change = () => {
+      this.board = board.value;
+      this.variant = this.board === "daily" ? "classic" : variant.value;
+      this.date = this.board === "daily" && day.value && day.value !== today() ? day.value : "";
+      this.offset = 0;
+      variant.closest("label").hidden = this.board === "daily";
+      day.closest("label").hidden = this.board !== "daily";
+      history.replaceState(null, "", this.address());
+      this.load();
+    };
+    for (const control of [board, variant, day]) control.addEventListener("change", change);
+
+    this.message = element("p", { class: "message", role: "status" });
+    this.table = element("table", { class: "games board-table" });
+    const wrap = element("div", { class: "table-wrap" });
+    wrap.append(this.table);
+    this.mine = element("p", { class: "my-rank", "data-part": "me" });
+    this.pager = element("nav", { class: "pager", "aria-label": t("pages") });
+    this.root.replaceChildren(element("h2", {}, t("leaderboard")), filters, this.message, wrap, this.mine, this.pager);
+  }
+
+  async load() {
+    const params = new URLSearchParams({ board: this.board, variant: this.variant, limit: PAGE_SIZE, offset: this.offset });
+    if (this.board === "daily" && this.date) params.set("date", this.date);
+    let answer;
+    try {
+      answer = await call("GET", `/api/leaderboard?${params}`);
+    } catch (error) {
+      if (error.retryable) this.hud.notice("offline", { n: 0 }, 3000);
+      else this.message.textContent = errorText(this.i18n, error);
+      return;
+    }
+    this.message.textContent = "";
+    this.show(answer);
+  }
+
+  show(answer) {
+    const t = (key, vars) => this.t(key, vars);
+    const head = element("tr");
+    for (const key of ["rankCol", "nameCol", "score", "tileCol", "moves", "finishedCol", "replay"]) {
+      head.append(element("th", { scope: "col" }, t(key)));
+    }
+    const thead = element("thead");
+    thead.append(head);
+    const body = element("tbody");
+    for (const entry of answer.entries) body.append(this.row(entry, answer, entry.game_id === answer.me?.game_id));
+    if (!answer.entries.length) {
+      const empty = element("tr");
+      empty.append(element("td", { colspan: "7", class: "empty" }, t(answer.board === "daily" ? "noDailyEntries" : "noEntries")));
+      body.append(empty);
+    }
+    this.table.replaceChildren(thead, body);
+    const me = answer.me;
+    const onPage = me && answer.entries.some((e) => e.game_id === me.game_id);
+    this.mine.textContent = me && !onPage ? t("yourRank", { rank: me.rank, score: me.score }) : "";
+    this.mine.hidden = !me || onPage;
+    this.pager.replaceChildren();
+    const go = (key, offset, enabled) => {
+      const button = element("button", { class: "btn", "data-part": key }, t(key));
+      button.disabled = !enabled;
+      button.addEventListener("click", () => {
+        this.offset = offset;
+        this.load();
+      });
+      this.pager.append(button);
+    };
+    go("higher", Math.max(0, this.offset - PAGE_SIZE), this.offset > 0);
+    go("lower", this.offset + PAGE_SIZE, answer.entries.length === PAGE_SIZE);
+  }
+
+  row(entry, answer, mine) {
+    const tr = element("tr", mine ? { class: "mine", "aria-current": "true" } : {});
+    const finished = entry.finished_at ? new Date(entry.finished_at).toLocaleString(this.i18n.lang) : this.t("inProgress");
+    for (const value of [entry.rank, entry.name, entry.score, entry.max_tile, entry.moves, finished]) {
+      tr.append(element("td", {}, String(value)));
+    }
+    tr.children[1].title = entry.name; // a long name is cut on a phone: the whole of it on hover
+    const cell = element("td");
+    // A daily game's replay is public once the game and its day are over.
+    const open = entry.finished_at && (answer.board !== "daily" || answer.date < today());
+    if (open) {
+      cell.append(element("a", { class: "link", href: `#/public/${entry.game_id}`, "aria-label": this.t("watchGame", { name: entry.name }) }, this.t("watch")));
+    }
+    tr.append(cell);
+    return tr;
+  }
+}

@@ -1,0 +1,133 @@
+"""The Leaderboard view, public replays and the player section of the settings, in Chromium."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import uuid
+
+import pytest
+from pagetools import PHONE, LiveServer, Pages, player_id
+from playwright.sync_api import Page, expect
+
+from twenty48.rules import Direction
+from twenty48.store import Store
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = '<img src=x onerror="document.title=1">'
+PREFERENCE = (Direction.UP, Direction.LEFT, Direction.RIGHT, Direction.DOWN)
+
+
+def unique(prefix: str) -> str:
+    """A name no other test of the session's one server has taken."""
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+def finished_ranked_game(store: Store, player: int) -> int:
+    record = store.new_game(player, ranked=True)
+    while not record.over:
+        direction = next(d for d in PREFERENCE if d in record.board.legal_moves())
+        record = store.move(player, record.id, direction, revision=record.revision).game
+    return record.id
+
+
+def open_settings(page: Page) -> None:
+    page.click("#open-settings")
+    page.wait_for_selector("#settings[open] #display-name")
+
+
+def test_the_name_setting_shows_why_a_name_is_refused(pages: Pages, live_server: LiveServer) -> None:
+    # A refusal is a 422, which Chromium logs as a failed load.
+    page = pages.open("/?lang=ja", allow_errors=True)
+    open_settings(page)
+    name = page.locator("#display-name")
+    note = page.locator('[data-part="name-note"]')
+    name.fill("Ada\u202eevil")
+    page.click(".name-form button[type=submit]")
+    expect(note).to_contain_text("U+202E")
+    expect(note).to_contain_text("使えるのは")
+    chosen = unique("Ada")
+    name.fill(chosen)
+    page.click(".name-form button[type=submit]")
+    expect(note).to_contain_text(chosen)
+    assert live_server.store.profile(player_id(page, live_server)).name == chosen
+    # A case-twin from another player is refused in the page's words.
+    other = pages.open("/", allow_errors=True)
+    open_settings(other)
+    other.fill("#display-name", chosen.upper())
+    other.click(".name-form button[type=submit]")
+    expect(other.locator('[data-part="name-note"]')).to_have_text("Someone else has that name.")
+
+
+def test_a_transfer_code_moves_the_player_to_another_browser(pages: Pages, live_server: LiveServer) -> None:
+    laptop = pages.open("/")
+    open_settings(laptop)
+    chosen = unique("Moving")
+    laptop.fill("#display-name", chosen)
+    laptop.click(".name-form button[type=submit]")
+    expect(laptop.locator('[data-part="name-note"]')).to_contain_text(chosen)
+    laptop.click('[data-part="get-code"]')
+    code = laptop.locator('[data-part="code"]')
+    expect(code).to_have_attribute("data-code", re.compile(r"^[A-Z2-7]{4}(-[A-Z2-7]{4}){6}$"))
+    phone = pages.open("/", viewport=PHONE)
+    open_settings(phone)
+    phone.fill("#claim-code", code.get_attribute("data-code") or "")
+    # The page says so, then reloads as that player.
+    with phone.expect_navigation():
+        phone.click(".claim-form button[type=submit]")
+        expect(phone.locator('[data-part="claim-note"]')).to_have_text("This device is now that player.")
+    phone.wait_for_selector("body[data-ready]")
+    open_settings(phone)
+    expect(phone.locator("#display-name")).to_have_value(chosen)
+    # The code worked once.
+    again = pages.open("/", allow_errors=True)
+    open_settings(again)
+    again.fill("#claim-code", code.get_attribute("data-code") or "")
+    again.click(".claim-form button[type=submit]")
+    expect(again.locator('[data-part="claim-note"]')).to_contain_text("used already")
+
+
+@pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", {"width": 360, "height": 640})])
+def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
+    pages: Pages, live_server: LiveServer, scheme: str, viewport: dict[str, int]
+) -> None:
+    store = live_server.store
+    others = []
+    for _ in range(2):
+        other = store.web_player(uuid.uuid4().hex).id
+        store.set_name(other, unique("Rival"))
+        others.append(finished_ranked_game(store, other))
+    rival = store.find_player(str(other)).player_id
+    # A name put into the database by hand, past the name rules, is still only text on the page.
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE players SET name = ? WHERE id = ?", (HOSTILE, rival))
+    page = pages.open("/", viewport=viewport, color_scheme=scheme)
+    me = player_id(page, live_server)
+    mine = unique("Me")
+    store.set_name(me, mine)
+    game_id = finished_ranked_game(store, me)
+    page.click("#leaderboard")
+    page.wait_for_selector(".board-table tbody tr")
+    expect(page.locator(".view h2")).to_have_text("Leaderboard")
+    page.select_option('[data-part="board"]', "all-time")
+    row = page.locator(".board-table tr.mine")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text(mine)
+    assert "all-time/classic" in page.url
+    expect(page.locator(".board-table td", has_text=HOSTILE).first).to_have_text(HOSTILE)
+    assert page.locator(".board-table img").count() == 0
+    # The table scrolls inside its box; the page itself never scrolls sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    row.get_by_role("link").click()
+    page.wait_for_selector('[data-part="move"]')
+    expect(page.locator(".view h2")).to_contain_text(str(game_id))
+    page.wait_for_function("() => document.querySelector('.view').dataset.move !== undefined")
+    assert f"#/public/{game_id}/" in page.url
+    # Another player's page opens the same public replay; an unranked game's stays closed.
+    stranger = pages.open(f"/#/public/{others[0]}")
+    stranger.wait_for_selector('[data-part="move"]')
+    expect(stranger.locator(".message")).to_have_text("")
+    practice = store.new_game(me, seed=3).id
+    closed = pages.open(f"/#/public/{practice}", allow_errors=True)
+    expect(closed.locator(".view .message")).to_contain_text("not public")
