@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "stats": "stats",
     "export": "export",
     "import": "import_games",
+    "review": "review",
 }
 
 
