@@ -115,7 +115,10 @@ def run(args: argparse.Namespace) -> int:
     if best is None:
         print("no legal move: the game is over" if board.is_over() else "no legal move")
         return 0
-    print(f"best move: {best}  (depth {depth}, {analysis.nodes:,} nodes, {analysis.seconds * 1000:.1f} ms)")
+    print(
+        f"best move: {best}  (depth {depth}, {analysis.nodes:,} nodes, "
+        f"{analysis.seconds * 1000:.1f} ms)"
+    )
     # The raw values are heuristic expectations (in --json); a reader gets each move's standing.
     for direction, standing in ranked.items():
         print(f"  {direction.value:<6} {standing.points:>3}/100  {standing.grade}")

@@ -178,7 +178,9 @@ class ReplayScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
     ]
 
-    def __init__(self, store: Store, player_id: int, game_id: int, *, palette: str, move: int = 0) -> None:
+    def __init__(
+        self, store: Store, player_id: int, game_id: int, *, palette: str, move: int = 0
+    ) -> None:
         super().__init__()
         self.store = store
         self.player_id = player_id
