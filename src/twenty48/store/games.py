@@ -38,6 +38,7 @@ from twenty48.store.history import HistoryStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import database_path
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.reviews import ReviewsStore
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
 
@@ -48,7 +49,7 @@ SORTS = ("date", "score", "max_tile")
 TERMINAL_PLAYER = "terminal"
 
 
-class Store(HistoryStore, LimitsStore):
+class Store(HistoryStore, LimitsStore, ReviewsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     def __init__(self, backend: Backend) -> None:

@@ -263,6 +263,30 @@ def _player_limits_5(db: SQL) -> None:
     )
 
 
+def _game_reviews_6(db: SQL) -> None:
+    # A game's review (issue 23) and the job computing it, in the database so that every server
+    # process answers for every job (twenty48.store.reviews). One row per game: asking again
+    # replaces it. heartbeat: Unix seconds of the worker's last word (a dead worker's job expires).
+    db.execute(
+        """
+        CREATE TABLE game_reviews (
+            game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            job TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled', 'failed')),
+            revision INTEGER NOT NULL,
+            covers INTEGER NOT NULL,
+            done INTEGER NOT NULL,
+            setting TEXT NOT NULL,
+            review TEXT,
+            heartbeat DOUBLE PRECISION NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX game_reviews_by_player ON game_reviews (player_id, state)")
+
+
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
 MIGRATIONS: list[Callable[[SQL], None]] = [
     _schema_1,
@@ -270,6 +294,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     _lost_actions_3,
     _history_4,
     _player_limits_5,
+    _game_reviews_6,
 ]
 
 

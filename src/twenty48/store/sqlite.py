@@ -26,6 +26,7 @@ from twenty48.store.errors import (
 from twenty48.store.records import DamagedGame, Player
 from twenty48.store.sqlite_history import SQLiteHistory
 from twenty48.store.sqlite_limits import SQLiteLimits
+from twenty48.store.sqlite_reviews import SQLiteReviews
 
 BUSY_TIMEOUT_MS = 5000
 #: The first 16 bytes of every SQLite database file.
@@ -34,7 +35,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _GAME_COLUMNS = "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant"
 
 
-class SQLiteConnection(SQLiteHistory, SQLiteLimits):
+class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteReviews):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
     of the per-player limits in ``SQLiteLimits``)."""
 
