@@ -55,10 +55,14 @@ class ReviewRecord:
     #: Moves graded so far, and moves the review covers (the game's moves when it was asked for).
     done: int
     total: int
-    #: The review's JSON object once ``done``.
-    review: dict[str, Any] | None
+    #: The review's JSON object, as text, once ``done`` (handed on to a client as it is).
+    review_text: str | None
     #: A done review made at the setting asked for, of the game's line as it stands now.
     current: bool
+
+    @property
+    def review(self) -> dict[str, Any] | None:
+        return None if self.review_text is None else json.loads(self.review_text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +191,7 @@ def _record(row: ReviewRow, revision: int, wanted: str, now: float) -> ReviewRec
         state=state,  # type: ignore[arg-type]
         done=row.done,
         total=row.covers,
-        review=None if row.review is None else json.loads(row.review),
+        review_text=row.review,
         current=state == "done" and row.setting == wanted and row.revision == revision,
     )
 

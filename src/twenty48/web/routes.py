@@ -36,6 +36,7 @@ from twenty48.web.models import (
     SortName,
     VariantName,
 )
+from twenty48.web.review_worker import ReviewWorker
 from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
 
 T = TypeVar("T")
@@ -65,11 +66,14 @@ class WebContext:
     limits: Limits = field(default_factory=Limits)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
     hints: HintWorker = field(init=False)
+    #: Reviews run one at a time in a background process (``review_worker``).
+    reviews: ReviewWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
+        self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:
