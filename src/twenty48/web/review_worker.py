@@ -24,7 +24,9 @@ import logging
 import math
 import multiprocessing
 import os
+import resource
 import signal
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -36,15 +38,21 @@ from twenty48.web.worker import StoreWorker
 logger = logging.getLogger("twenty48.web")
 
 #: Seconds between two reports of a running review's progress to the store.
-TICK_S = 0.5
+REPORT_S = 0.5
+#: Seconds between two looks at how busy the server is.
+TICK_S = 0.1
+#: The server's own CPU use (a share of one core) from which the review yields, and how long it
+#: then pauses after each position graded (a position takes about 3 ms).
+BUSY_SHARE = 0.2
+BUSY_PAUSE_MS = 25
 #: The nice value of the review process: the lowest priority there is.
 REVIEW_NICENESS = 19
 #: Positions a review grades per second, about, on a busy 2-core machine: for ``Retry-After``.
 POSITIONS_PER_S = 200
 
-# Slots of the memory shared with the child: the job it works on, the moves it has graded, and the
-# job to stop.
-_JOB, _DONE, _STOP = 0, 1, 2
+# Slots of the memory shared with the child: the job it works on, the moves it has graded, the job
+# to stop, and the milliseconds to pause after each position.
+_JOB, _DONE, _STOP, _PAUSE = 0, 1, 2, 3
 
 
 class ReviewQueueFullError(Exception):
@@ -160,10 +168,22 @@ class ReviewWorker:
         pool, shared = self._child()
         shared[_JOB], shared[_DONE] = job.number, 0
         future = asyncio.wrap_future(pool.submit(_review, job.number, job.game))
+        clock, cpu = time.perf_counter(), _cpu()
+        reported = clock
         while not future.done():
             await asyncio.wait((future,), timeout=TICK_S)
             if future.done():
                 break
+            # nice 19 is not enough on its own: on a machine whose two vCPUs are one core's
+            # hyperthreads, the review on the idle one halves the server's speed on the other.
+            # So while the server is busy the review pauses between positions.
+            now, used = time.perf_counter(), _cpu()
+            share = (used - cpu) / max(now - clock, 1e-6)
+            shared[_PAUSE] = BUSY_PAUSE_MS if share >= BUSY_SHARE else 0
+            clock, cpu = now, used
+            if now - reported < REPORT_S:
+                continue
+            reported = now
             done = int(shared[_DONE]) if shared[_JOB] == job.number else 0
             wanted = await self._worker.run(self._store.review_progress, job.game_id, job.job, done)
             if not wanted:
@@ -181,11 +201,17 @@ class ReviewWorker:
             # spawn, not fork: this process runs threads (the store's, uvicorn's) that a fork would
             # copy mid-flight.
             context = multiprocessing.get_context("spawn")
-            self._shared = context.Array("q", 3, lock=False)
+            self._shared = context.Array("q", 4, lock=False)
             self._pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=context, initializer=_start_child, initargs=(self._shared,)
             )
         return self._pool, self._shared
+
+
+def _cpu() -> float:
+    """CPU seconds this (server) process has used, all its threads together."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 _child_shared: Any = None
@@ -209,6 +235,8 @@ def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
 
     def progress(done: int, _total: int) -> None:
         shared[_DONE] = done
+        if shared[_PAUSE]:
+            time.sleep(shared[_PAUSE] / 1000)
 
     try:
         return review_game(Game.from_dict(game), progress=progress, cancelled=lambda: shared[_STOP] == number)
