@@ -1,22 +1,30 @@
 // The views beside play, loaded with import() the first time one is opened: the history, the
-// statistics and the replay viewer, each reached by an address that can be kept and shared:
+// statistics, the replay viewer and the game review, each reached by an address that can be kept
+// and shared:
 //   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
+//   #/review/GAME   #/replay/GAME/MOVE/PLAYED/BEST (a reviewed move: both moves drawn on the board)
 // While one is shown the play view is hidden and its keys are kept from it.
 
 import { stylesheet } from "../settings-ui.js";
 import { element } from "./dom.js";
 import { HistoryView } from "./history.js";
 import { ReplayView } from "./replay.js";
+import { ReviewView } from "./review.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
+
+// A reviewed move as the address names it: a direction, or "left@5" (a Merge 2048 tile move).
+const DIRECTION = /^(up|down|left|right)(@\d{1,2})?$/;
 
 // "#/replay/12/30" -> ["replay", "12", "30"]; anything unknown is the play view.
 function parse(hash) {
   const [name, ...args] = hash.replace(/^#\/?/, "").split("/");
   if (name === "history" || name === "stats") return { name, args };
-  const [id, move] = args;
+  const [id, move, played, best] = args;
+  if (name === "review" && /^\d+$/.test(id) && args.length === 1) return { name, args: [Number(id)] };
   if (name === "replay" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
-    return { name, args: [Number(id), Number(move ?? 0)] };
+    const marks = DIRECTION.test(played) && DIRECTION.test(best) ? { played, best } : null;
+    return { name, args: [Number(id), Number(move ?? 0), marks] };
   }
   return { name: "play", args: [] };
 }
@@ -39,6 +47,7 @@ class Views {
       history: new HistoryView(this.main, context),
       stats: new StatsView(this.main, context),
       replay: new ReplayView(this.main, context),
+      review: new ReviewView(this.main, context),
     };
     this.current = null;
     // Capturing on window runs before the play view's key handler on document, which never sees
