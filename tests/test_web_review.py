@@ -178,3 +178,15 @@ def test_the_openapi_schema_documents_the_review(client) -> None:
     assert set(paths) >= {"post", "get", "delete"}
     assert "ReviewStatus" in schema["components"]["schemas"]
     assert {"202", "200", "429", "503"} <= set(paths["post"]["responses"])
+
+
+def test_shutdown_is_prompt_and_marks_the_running_review_failed(tmp_path) -> None:
+    with Store.open(tmp_path / "web.sqlite3") as store:
+        with TestClient(create_app(store)) as client:
+            game_id = new_player(client, store, long_game(11, 2500))
+            assert client.post(f"/api/games/{game_id}/review").status_code == 202
+            wait_for(client, game_id, {"running"})
+            player = store.web_player(client.cookies[COOKIE_NAME]).id
+            started = time.monotonic()
+        assert time.monotonic() - started < 5
+        assert store.review_status(player, game_id, REVIEW_SETTING).state == "failed"

@@ -29,6 +29,7 @@ import signal
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,7 +156,9 @@ class ReviewWorker:
                 await self._run(job)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
+                if isinstance(exc, BrokenProcessPool):
+                    self._pool = None  # the child died (killed, out of memory): the next job starts another
                 logger.exception("review of game %d failed", job.game_id)
                 with contextlib.suppress(Exception):
                     await self._worker.run(self._store.fail_review, job.game_id, job.job)
