@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -48,6 +49,7 @@ import uvloop
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import open_store
+from twenty48.web.guard import COOKIE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
 from postgres_cluster import Postgres
@@ -201,24 +203,24 @@ def review_game_to_store() -> Game:
     return game
 
 
-#: Copies of the game stored for the paced-review client before the measured window (storing one
-#: replays it in the load generator, which would hold up the moves it sends).
+#: Copies of the game stored for the paced-review client, before the server starts: storing them
+#: beside a running server would fill its write-ahead log just before the measured window.
 REVIEW_COPIES = 4
 
 
-async def prepare_reviews(port: int, db: Path | str, game: Game) -> tuple[Connection, list[int]]:
-    """The paced-review client's connection and ``REVIEW_COPIES`` stored copies of ``game``."""
-    connection = Connection("127.0.0.1", port)
-    await connection.open()
-    await connection.call("GET", "/api/game")  # receives the player cookie
-    token = connection.cookie.split("=", 1)[1]
+def prepare_reviews(db: Path | str, game: Game) -> tuple[str, list[int]]:
+    """A player (its cookie token) with ``REVIEW_COPIES`` stored copies of ``game``."""
+    token = secrets.token_urlsafe(32)
     with open_store(db) as store:
         player = store.web_player(token).id
-        return connection, [store.add_game(player, game).id for _ in range(REVIEW_COPIES)]
+        return token, [store.add_game(player, game).id for _ in range(REVIEW_COPIES)]
 
 
-async def keep_reviewing(connection: Connection, games: list[int], end: float, reviews: Reviews) -> None:
+async def keep_reviewing(port: int, token: str, games: list[int], end: float, reviews: Reviews) -> None:
     """One client keeping one review running until ``end``, a fresh copy of the game each time."""
+    connection = Connection("127.0.0.1", port)
+    connection.cookie = f"{COOKIE_NAME}={token}"
+    await connection.open()
     game_id = 0
     for game_id in games:
         if time.perf_counter() >= end:
@@ -244,15 +246,13 @@ async def drive(
     period: float | None,
     duration: float,
     db: Path | str | None = None,
-    review: Game | None = None,
+    review: tuple[str, list[int]] | None = None,
 ) -> tuple[Tally, float, Hints, Reviews]:
     players = [Player(Connection("127.0.0.1", port), seed) for seed in range(clients)]
     await asyncio.gather(*(p.start() for p in players))
     tally = Tally()
     hints = Hints()
     reviews = Reviews()
-    if db is not None and review is not None:
-        reviewer = await prepare_reviews(port, db, review)
     begin = time.perf_counter() + WARM_UP_S
     end = begin + duration
 
@@ -273,8 +273,8 @@ async def drive(
     hinting = []
     if db is not None and review is None:
         hinting = [ask_hints(port, db, end, hints) for _ in range(HINT_CLIENTS)]
-    elif db is not None and review is not None:
-        hinting = [keep_reviewing(*reviewer, end, reviews)]
+    elif review is not None:
+        hinting = [keep_reviewing(port, *review, end, reviews)]
     await asyncio.gather(
         *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)), *hinting
     )
@@ -363,14 +363,14 @@ def run_mode(
     workers: int = 1,
     review: bool = False,
 ) -> dict:
-    game = review_game_to_store() if review else None
     with tempfile.TemporaryDirectory() as directory:
         db: Path | str = Path(directory) / "bench.sqlite3" if postgres is None else postgres.fresh()
+        reviewer = prepare_reviews(db, review_game_to_store()) if review else None
         process, port = start_server(db, http, workers, review)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
                 tally, seconds, hinted, reviewed = runner.run(
-                    drive(port, clients, period, duration, db if hints or review else None, game)
+                    drive(port, clients, period, duration, db if hints else None, reviewer)
                 )
         finally:
             process.terminate()
