@@ -63,6 +63,20 @@ def test_a_stored_game_is_reviewed_from_the_store(capsys, db) -> None:
     assert status == 0 and out.startswith("accuracy: ") and "turning point" in out
 
 
+def test_a_stored_games_review_is_kept_and_answered_at_once(capsys, db, monkeypatch) -> None:
+    path, game_id = db
+    assert run(capsys, "review", str(game_id), "--db", str(path), "--json")[0] == 0
+    with Store.open(path) as store:
+        status = store.review_status(store.local_player().id, game_id, REVIEW_SETTING)
+        assert status.state == "done" and status.current
+    # Asked again, it is read from the store: no search at all.
+    import twenty48.ai.review as grading
+
+    monkeypatch.setattr(grading, "review_game", None)
+    status, out, _ = run(capsys, "review", str(game_id), "--db", str(path), "--json")
+    assert status == 0 and json.loads(out) == review_game(random_game(3, 40))
+
+
 def test_an_exported_file_is_reviewed(capsys, db, tmp_path) -> None:
     path, game_id = db
     exported = tmp_path / "game.json"

@@ -2,7 +2,8 @@
 
 The game comes from the store (``GAME_ID``, the terminal player's, ``--db`` for another database),
 from a seed and its moves (``--seed`` and ``--actions``, no database needed) or from an exported
-game file (``--file``). The review covers the game's current line: undone moves are gone.
+game file (``--file``). The review covers the game's current line: undone moves are gone. A stored
+game's review is kept in the store, as the server's are, so asking again is instant.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,8 @@ HELP = "Grade every move of a game against the solver; print the accuracy, turni
 
 #: The grades the mistakes table lists.
 LISTED = ("mistake", "blunder")
+#: Seconds between two words to the store on a review it keeps (``twenty48.store.reviews``).
+HEARTBEAT_S = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game_id is not None:
 
         def act(store: Store, player: Player) -> None:
-            show(store.load_game(player.id, args.game_id), args.json)
+            print_review(stored_review(store, player.id, args.game_id), args.json)
 
         return with_store("review", args.db, act)
     try:
@@ -63,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except Refused as exc:
         print(f"2048 review: {exc}", file=sys.stderr)
         return 2
-    show(game, args.json)
+    print_review(review_with_progress(game), args.json)
     return 0
 
 
@@ -94,16 +99,47 @@ def game_from_file(path: Path) -> Game:
     return imported.game
 
 
-def show(game: Game, as_json: bool) -> None:
-    result = review_with_progress(game)
+def stored_review(store: Store, player: int, game_id: int) -> dict[str, Any]:
+    """The game's review from the store when one is current (made by the server or an earlier run),
+    else computed now and stored, as the server's jobs are, for the next request. While a server is
+    reviewing this game (or another of this player's) the review is computed here and not stored."""
+    from twenty48.ai.review import REVIEW_SETTING
+
+    asked = store.request_review(player, game_id, REVIEW_SETTING)
+    if asked.outcome == "current" and asked.record is not None:
+        review = asked.record.review
+        assert review is not None
+        return review
+    if asked.outcome != "queued" or asked.record is None or asked.game is None:
+        return review_with_progress(store.load_game(player, game_id))
+    job = asked.record.job
+    store.start_review(game_id, job)
+    beat = [time.monotonic()]
+
+    def heartbeat(done: int) -> None:
+        if time.monotonic() - beat[0] >= HEARTBEAT_S:
+            beat[0] = time.monotonic()
+            store.review_progress(game_id, job, done)
+
+    try:
+        review = review_with_progress(Game.from_dict(asked.game), heartbeat)
+    except BaseException:
+        store.fail_review(game_id, job)
+        raise
+    store.finish_review(game_id, job, review)
+    return review
+
+
+def print_review(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(result, allow_nan=False))
         return
     print("\n".join(summary_lines(result)))
 
 
-def review_with_progress(game: Game) -> dict[str, Any]:
-    """The review, with a progress bar on stderr when it is a terminal."""
+def review_with_progress(game: Game, report: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """The review, with a progress bar on stderr when it is a terminal; ``report(done)`` after each
+    move."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -123,6 +159,8 @@ def review_with_progress(game: Game) -> dict[str, Any]:
 
         def step(done: int, _total: int) -> None:
             progress.update(task, completed=done)
+            if report is not None:
+                report(done)
 
         return review_game(game, progress=step)
 
