@@ -3,6 +3,7 @@ review, the queue and the per-player limit, cancelling, another player's game, a
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from pathlib import Path
@@ -18,6 +19,7 @@ from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
 from twenty48.web.review_models import ReviewStatus
+from twenty48.web.review_worker import REVIEW_NICENESS
 
 
 def random_game(seed: int, moves: int) -> Game:
@@ -143,6 +145,11 @@ def test_one_review_at_a_time_per_player_and_a_bounded_queue(client, store) -> N
     client.cookies.clear()
     client.cookies.update(mine)
     assert client.delete(f"/api/games/{first}/review").json()["state"] == "cancelled"
+
+
+def test_the_review_process_runs_at_the_lowest_priority(client) -> None:
+    pool, _ = client.app.state.web.reviews._child()
+    assert pool.submit(os.nice, 0).result() == REVIEW_NICENESS == 19
 
 
 def test_another_players_game_is_not_found(client, store) -> None:

@@ -36,6 +36,8 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
     store.release_hint(player.id, lease)
+    store.request_review(player.id, game_id, setting)  # a game review's job, or the stored review
+    store.review_status(player.id, game_id, setting)   # its state, progress and review (reviews.py)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -99,6 +101,8 @@ Layout, and the seam for a second database::
     sqlite_history.py  the SQLite statements of the history primitives
     limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
     sqlite_limits.py   their statements
+    reviews.py     stored game reviews and their jobs' state and progress, across processes
+    sqlite_reviews.py  their statements
 
 ``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one, and
 ``open_store(location)`` opens either backend: the PostgreSQL one (``postgres.py``) runs the same
