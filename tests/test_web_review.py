@@ -197,3 +197,29 @@ def test_shutdown_is_prompt_and_marks_the_running_review_failed(tmp_path) -> Non
             started = time.monotonic()
         assert time.monotonic() - started < 5
         assert store.review_status(player, game_id, REVIEW_SETTING).state == "failed"
+
+
+def test_two_server_processes_on_postgresql_share_the_job(postgres_url: str) -> None:
+    """What ``serve --workers 2`` does: the job runs in one process; the other answers its progress
+    and cancels it."""
+    from twenty48.store import open_store
+
+    with (
+        open_store(postgres_url) as first,
+        open_store(postgres_url) as second,
+        TestClient(create_app(first)) as a,
+        TestClient(create_app(second)) as b,
+    ):
+        game_id = new_player(a, first, long_game(12, 2500))
+        b.cookies.update(dict(a.cookies))
+        assert a.post(f"/api/games/{game_id}/review").status_code == 202
+        running = wait_for(b, game_id, {"running"})
+        assert running["state"] == "running"
+        assert b.post(f"/api/games/{game_id}/review").json()["state"] == "running"  # the same job
+        assert b.delete(f"/api/games/{game_id}/review").json()["state"] == "cancelled"
+        # The process running it learns it from the store (within a report) and stops at once, long
+        # before the review would have finished.
+        asked = time.monotonic()
+        idle(a)
+        assert a.app.state.web.reviews.pending == 0 and time.monotonic() - asked < 3
+        assert a.get(f"/api/games/{game_id}/review").json()["state"] == "cancelled"
