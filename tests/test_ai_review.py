@@ -15,10 +15,14 @@ from twenty48.ai.review import (
     OUTLOOK_DEPTH,
     REVIEW_NODES,
     REVIEW_SETTING,
+    TURNING_POINT_DROP,
+    MoveReview,
     ReviewCancelled,
     position_outlook,
     review_game,
+    summarise,
 )
+from twenty48.ai.standing import Grade
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -148,3 +152,17 @@ def test_the_outlook_is_a_survival_chance() -> None:
 def test_an_empty_line_has_no_accuracy_and_no_turning_point() -> None:
     review = review_game(Game.new(1))
     assert review["accuracy"] is None and review["turning_point"] is None and review["moves"] == []
+
+
+@given(st.lists(st.floats(0, 100, allow_nan=False), min_size=1, max_size=30), st.floats(0, 100))
+def test_the_turning_point_is_the_first_steepest_fall_of_the_outlook(
+    outlooks: list[float], start: float
+) -> None:
+    moves = [MoveReview(n, "left", "left", 0, Grade.BEST, o) for n, o in enumerate(outlooks, start=1)]
+    falls = [b - a for b, a in zip([start, *outlooks], outlooks, strict=False)]
+    turn = summarise(moves, start)["turning_point"]
+    if max(falls) < TURNING_POINT_DROP:
+        assert turn is None
+    else:
+        assert turn["n"] == falls.index(max(falls)) + 1
+        assert turn["fall"] == round(max(falls), 1)
