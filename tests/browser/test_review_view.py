@@ -106,3 +106,9 @@ def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: Live
     page.wait_for_selector("#views .view[data-state=cancelled] [data-part=start-review]")
     assert page.text_content("#views .review-body .message") == "レビューは取り消されました。"
     assert pages.errors(page) == [NO_REVIEW_YET] * 2
+    # Another player's game: said so, nothing offered.
+    other = pages.open(f"/#/review/{long_id}", allow_errors=True)
+    message = "#views .review-body .message"
+    other.wait_for_selector(message)
+    assert other.text_content(message) == "This game does not exist, or it is not yours."
+    assert other.locator("[data-part=start-review]").count() == 0

@@ -179,8 +179,12 @@ export class ReviewView {
 
   failed(error) {
     if (error.retryable && error.status === 0) this.hud.notice("offline", { n: 0 }, 3000);
+    if (error.status === 404) {
+      // Not this player's game (or gone): nothing to offer.
+      this.body.replaceChildren(element("p", { class: "message" }, this.t("gameGone")));
+      return;
+    }
     const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress" }[error.code];
-    const text = error.status === 404 ? this.t("gameGone") : key ? this.t(key) : errorText(this.i18n, error);
-    this.offer(text);
+    this.offer(key ? this.t(key) : errorText(this.i18n, error));
   }
 }
