@@ -8,13 +8,18 @@ on loopback, then drives it in two modes, each on a fresh server:
 - flat-out: 50 clients, each sending its next move as soon as the previous one is answered;
 - paced-hints: paced, while 10 more clients each ask for 5-second hints on a crowded board, one
   after another (refused ones wait their Retry-After): moves must stay fast while the solver is busy.
+- paced-review: paced, while one more client keeps one game review running all along (a
+  2,500-move game; when its review is done the same game is stored again and reviewed anew): moves
+  must stay fast while the background review process takes every core it can at nice 19.
 
 ``--http`` picks uvicorn's HTTP protocol: ``guarded`` (the server's own: httptools with a cap on
 request heads), ``httptools`` (no cap) or ``h11`` (uvicorn's pure-Python parser, which has one):
 what the cap costs. Prints one JSON line per mode: mode, http, clients, moves, moves_per_s, p50_ms,
 p99_ms, errors, server_cpu_ms_per_move (the server process's user + system CPU time over every
 request it answered, warm-up and set-up included, divided by the measured moves: steadier than
-wall-clock figures on a shared machine), and for paced-hints the hints answered and refused. Latency
+wall-clock figures on a shared machine), for paced-hints the hints answered and refused, and for
+paced-review the reviews finished and the positions graded (a review cut off by the end counted
+to where it was). Latency
 runs from the moment a move was due (paced) or sent (flat-out) to the end of its answer, so a slow
 server cannot hide behind a client that fell behind schedule; p99_from_send_ms leaves out the load
 generator's own lateness (they differ when the machine is short of CPU). An error is any answer but 200 or a
@@ -30,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -43,6 +49,7 @@ import uvloop
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import open_store
+from twenty48.web.guard import COOKIE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
 from postgres_cluster import Postgres
@@ -58,6 +65,8 @@ PROTOCOLS = {
 CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0, 2, 4]])
 HINT_CLIENTS = 10
 HINT_MS = 5000
+#: Moves of the game the paced-review client keeps under review.
+REVIEW_MOVES = 2500
 
 
 class Connection:
@@ -178,13 +187,72 @@ async def ask_hints(port: int, db: Path | str, end: float, hints: Hints) -> None
     connection.close()
 
 
+@dataclass
+class Reviews:
+    finished: int = 0
+    positions: int = 0
+
+
+def review_game_to_store() -> Game:
+    """A solver game of ``REVIEW_MOVES`` moves (depth 1: quick to play, long to review)."""
+    from twenty48.ai import best_move
+
+    game = Game.new(3)
+    while not game.over and game.moves < REVIEW_MOVES:
+        game.move(best_move(game, depth=1))
+    return game
+
+
+#: Copies of the game stored for the paced-review client, before the server starts: storing them
+#: beside a running server would fill its write-ahead log just before the measured window.
+REVIEW_COPIES = 4
+
+
+def prepare_reviews(db: Path | str, game: Game) -> tuple[str, list[int]]:
+    """A player (its cookie token) with ``REVIEW_COPIES`` stored copies of ``game``."""
+    token = secrets.token_urlsafe(32)
+    with open_store(db) as store:
+        player = store.web_player(token).id
+        return token, [store.add_game(player, game).id for _ in range(REVIEW_COPIES)]
+
+
+async def keep_reviewing(port: int, token: str, games: list[int], end: float, reviews: Reviews) -> None:
+    """One client keeping one review running until ``end``, a fresh copy of the game each time."""
+    connection = Connection("127.0.0.1", port)
+    connection.cookie = f"{COOKIE_NAME}={token}"
+    await connection.open()
+    game_id = 0
+    for game_id in games:
+        if time.perf_counter() >= end:
+            break
+        status, _ = await connection.call("POST", f"/api/games/{game_id}/review")
+        assert status == 202, status
+        while time.perf_counter() < end:
+            await asyncio.sleep(0.5)
+            _, answer = await connection.call("GET", f"/api/games/{game_id}/review")
+            if answer["state"] != "running" and answer["state"] != "queued":
+                reviews.finished += answer["state"] == "done"
+                reviews.positions += answer["done"]
+                break
+        else:
+            _, answer = await connection.call("DELETE", f"/api/games/{game_id}/review")
+            reviews.positions += answer["done"]
+    connection.close()
+
+
 async def drive(
-    port: int, clients: int, period: float | None, duration: float, db: Path | str | None = None
-) -> tuple[Tally, float, Hints]:
+    port: int,
+    clients: int,
+    period: float | None,
+    duration: float,
+    db: Path | str | None = None,
+    review: tuple[str, list[int]] | None = None,
+) -> tuple[Tally, float, Hints, Reviews]:
     players = [Player(Connection("127.0.0.1", port), seed) for seed in range(clients)]
     await asyncio.gather(*(p.start() for p in players))
     tally = Tally()
     hints = Hints()
+    reviews = Reviews()
     begin = time.perf_counter() + WARM_UP_S
     end = begin + duration
 
@@ -202,13 +270,17 @@ async def drive(
         while (now := time.perf_counter()) < end:
             await player.move(tally if now >= begin else None, now)
 
-    hinting = [ask_hints(port, db, end, hints) for _ in range(HINT_CLIENTS)] if db is not None else []
+    hinting = []
+    if db is not None and review is None:
+        hinting = [ask_hints(port, db, end, hints) for _ in range(HINT_CLIENTS)]
+    elif review is not None:
+        hinting = [keep_reviewing(port, *review, end, reviews)]
     await asyncio.gather(
         *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)), *hinting
     )
     for player in players:
         player.connection.close()
-    return tally, duration, hints
+    return tally, duration, hints, reviews
 
 
 #: `2048 serve` with ``serve.HTTP_PROTOCOL`` set from the first argument.
@@ -219,7 +291,7 @@ LAUNCH = (
 
 
 def start_server(
-    db: Path | str, http: str = "guarded", workers: int = 1
+    db: Path | str, http: str = "guarded", workers: int = 1, review: bool = False
 ) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
         [
@@ -246,7 +318,27 @@ def start_server(
     # Every worker loads its solver: warm as many as there are, so none compiles while measured.
     for _ in range(workers):
         asyncio.run(_warm(port))
+    if review:
+        asyncio.run(_warm_review(port, db))
     return process, port
+
+
+async def _warm_review(port: int, db: Path | str) -> None:
+    """One short review starts the server's review process (imports, compiled kernels), which
+    would otherwise compete with the measured moves."""
+    connection = Connection("127.0.0.1", port)
+    await connection.open()
+    await connection.call("GET", "/api/game")
+    token = connection.cookie.split("=", 1)[1]
+    game = Game.new(1)
+    game.move(game.board.legal_moves()[0])
+    with open_store(db) as store:
+        game_id = store.add_game(store.web_player(token).id, game).id
+    status, _ = await connection.call("POST", f"/api/games/{game_id}/review")
+    assert status == 202, status
+    while (await connection.call("GET", f"/api/games/{game_id}/review"))[1]["state"] != "done":
+        await asyncio.sleep(0.1)
+    connection.close()
 
 
 async def _warm(port: int) -> None:
@@ -269,14 +361,16 @@ def run_mode(
     hints: bool = False,
     postgres: Postgres | None = None,
     workers: int = 1,
+    review: bool = False,
 ) -> dict:
     with tempfile.TemporaryDirectory() as directory:
         db: Path | str = Path(directory) / "bench.sqlite3" if postgres is None else postgres.fresh()
-        process, port = start_server(db, http, workers)
+        reviewer = prepare_reviews(db, review_game_to_store()) if review else None
+        process, port = start_server(db, http, workers, review)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                tally, seconds, hinted = runner.run(
-                    drive(port, clients, period, duration, db if hints else None)
+                tally, seconds, hinted, reviewed = runner.run(
+                    drive(port, clients, period, duration, db if hints else None, reviewer)
                 )
         finally:
             process.terminate()
@@ -288,7 +382,9 @@ def run_mode(
                 postgres.drop(str(db))
     latencies = sorted(tally.latencies)
     round_trips = sorted(tally.round_trips)
-    extra = {"hints_answered": hinted.answered, "hints_refused": hinted.refused} if hints else {}
+    extra: dict = {"hints_answered": hinted.answered, "hints_refused": hinted.refused} if hints else {}
+    if review:
+        extra = {"reviews_finished": reviewed.finished, "review_positions": reviewed.positions}
     return {
         "mode": mode,
         "db": "sqlite" if postgres is None else "postgresql",
@@ -303,6 +399,7 @@ def run_mode(
         "p99_from_send_ms": round(_p99(round_trips) * 1000, 2),
         "server_cpu_ms_per_move": round((usage.ru_utime + usage.ru_stime) * 1000 / max(1, tally.moves), 3),
         **extra,
+        "loadavg": os.getloadavg()[0],
         "duration_s": seconds,
         "durability": "WAL, one transaction per move, fsync (group commit) before each answer"
         if postgres is None
@@ -316,7 +413,8 @@ def _p99(ordered: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--mode", choices=["paced", "flat-out", "paced-hints", "both", "all"], default="both")
+    modes = ["paced", "flat-out", "paced-hints", "paced-review", "both", "all"]
+    parser.add_argument("--mode", choices=modes, default="both")
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per mode")
     parser.add_argument(
         "--http", choices=sorted(PROTOCOLS), default="guarded", help="uvicorn's HTTP protocol"
@@ -343,14 +441,20 @@ def main() -> None:
         modes.append(("flat-out", 50, None, False))
     if args.mode in ("paced-hints", "all"):
         modes.append(("paced-hints", 200, 0.2, True))
+    if args.mode in ("paced-review", "all"):
+        modes.append(("paced-review", 200, 0.2, False))
     with contextlib.ExitStack() as stack:
         postgres = None
         if args.db is not None:
             postgres = stack.enter_context(Postgres.open(args.db))
         for mode, clients, period, hints in modes:
-            print(json.dumps(run_mode(mode, clients, period, args.duration, args.http, hints)), flush=True)
+            review = mode == "paced-review"
+            result = run_mode(mode, clients, period, args.duration, args.http, hints, review=review)
+            print(json.dumps(result), flush=True)
             for workers in counts if postgres is not None else []:
-                result = run_mode(mode, clients, period, args.duration, args.http, hints, postgres, workers)
+                result = run_mode(
+                    mode, clients, period, args.duration, args.http, hints, postgres, workers, review
+                )
                 print(json.dumps(result), flush=True)
 
 

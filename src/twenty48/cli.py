@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "export": "export",
     "import": "import_games",
     "admin": "admin",
+    "review": "review",
 }
 
 

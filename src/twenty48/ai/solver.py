@@ -49,6 +49,10 @@ from twenty48.checks import is_int, is_real
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
+#: The version of the search's answers. Bump it whenever a change gives any position different
+#: values or a different depth under the same setting: stored game reviews name it, and one made
+#: by another version is recomputed (tests/test_ai_review.py records a review per version).
+SOLVER_VERSION = 1
 #: Branches less likely than this to be reached are scored by the heuristic straight away.
 PROBABILITY_THRESHOLD = 1e-4
 #: Deepest search a time or node budget may reach. Only a board with one or two empty cells gets

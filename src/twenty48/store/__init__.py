@@ -45,6 +45,8 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's board)
     record = store.adopt_pending(player.id, game, new_player=True)  # a new visitor's first game
     store.server_secret("daily")              # 32 random bytes, made once, kept in the database
+    store.request_review(player.id, game_id, setting)  # a game review's job, or the stored review
+    store.review_status(player.id, game_id, setting)   # its state, progress and review (reviews.py)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -110,6 +112,8 @@ Layout, and the seam for a second database::
     boards.py      the leaderboards and public replays (sqlite_boards.py)
     limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
     sqlite_limits.py   their statements
+    reviews.py     stored game reviews and their jobs' state and progress, across processes
+    sqlite_reviews.py  their statements
 
 ``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one, and
 ``open_store(location)`` opens either backend: the PostgreSQL one (``postgres.py``) runs the same

@@ -123,8 +123,8 @@ class HistoryConnection(Protocol):
         """Drop the checkpoints and first reaches of moves after ``move``."""
 
     def restart(self, game_id: int) -> None:
-        """Forget what the game's history holds (checkpoints, first reaches, assisted counts, the
-        hint counted, its origin): a new game is about to take its row."""
+        """Forget what the game's history holds (checkpoints, first reaches, its review, assisted
+        counts, the hint counted, its origin): a new game is about to take its row."""
 
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         """Add to the game's assisted counts (unknown counts stay unknown)."""
@@ -260,8 +260,70 @@ class RankingConnection(Protocol):
         """Keep ``secret`` unless one of that name exists (another process may have just made it)."""
 
 
+class ReviewRow(NamedTuple):
+    """A game's review row (``twenty48.store.reviews``)."""
+
+    game_id: int
+    player_id: int
+    job: str
+    state: str
+    #: The game's revision and moves when the review was asked for.
+    revision: int
+    covers: int
+    done: int
+    #: The setting, as ``reviews.setting_text`` writes it.
+    setting: str
+    #: The review's JSON text once done.
+    review: str | None
+    #: Unix seconds of the last word from the job's worker.
+    heartbeat: float
+
+
+class ReviewsConnection(Protocol):
+    """The primitives of stored reviews and review jobs; the caller holds the player's write lock
+    where it writes on a player's behalf."""
+
+    def review(self, game_id: int) -> ReviewRow | None: ...
+
+    def live_review_of_player(self, player_id: int, since: float) -> int | None:
+        """A game of the player with a job queued or running whose heartbeat is after ``since``."""
+
+    def put_review_job(
+        self,
+        game_id: int,
+        player_id: int,
+        job: str,
+        revision: int,
+        covers: int,
+        setting: str,
+        heartbeat: float,
+        now: str,
+    ) -> None:
+        """A new queued job for the game, replacing the game's review row if it has one."""
+
+    def update_review(
+        self,
+        game_id: int,
+        job: str,
+        states: Sequence[str],
+        state: str | None,
+        done: int | None,
+        review: str | None,
+        heartbeat: float,
+        now: str,
+    ) -> bool:
+        """Update the row of ``job`` if it is in one of ``states``: the new ``state``, ``done`` and
+        ``review`` where not None, and the heartbeat. Whether such a row was there."""
+
+
 class Connection(
-    HistoryConnection, LimitsConnection, RankingConnection, PlayersConnection, BoardsConnection, Protocol
+    HistoryConnection,
+    LimitsConnection,
+    RankingConnection,
+    PlayersConnection,
+    BoardsConnection,
+    ReviewsConnection,
+    Protocol,
 ):
     """The primitive operations, inside the transaction of ``Backend.read`` or ``Backend.write``."""
 

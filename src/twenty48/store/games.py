@@ -43,6 +43,7 @@ from twenty48.store.location import database_path
 from twenty48.store.players import PlayersStore
 from twenty48.store.ranking import RankingStore
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.reviews import ReviewsStore
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
 
@@ -58,7 +59,7 @@ PACE_WINDOW = 45
 MAX_ACTIONS_PER_S = 15
 
 
-class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore):
+class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     #: The clock of the pace check (Unix seconds).

@@ -350,6 +350,28 @@ def _players_7(db: SQL) -> None:
            ) AS ranked_games
            WHERE nth = 1"""
     )
+def _game_reviews_8(db: SQL) -> None:
+    # A game's review (issue 23) and the job computing it, in the database so that every server
+    # process answers for every job (twenty48.store.reviews). One row per game: asking again
+    # replaces it. heartbeat: Unix seconds of the worker's last word (a dead worker's job expires).
+    db.execute(
+        """
+        CREATE TABLE game_reviews (
+            game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            job TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled', 'failed')),
+            revision INTEGER NOT NULL,
+            covers INTEGER NOT NULL,
+            done INTEGER NOT NULL,
+            setting TEXT NOT NULL,
+            review TEXT,
+            heartbeat DOUBLE PRECISION NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX game_reviews_by_player ON game_reviews (player_id, state)")
 
 
 #: Migration ``i`` takes a database from schema version ``i`` to ``i + 1``. Append, never edit.
@@ -361,6 +383,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     _player_limits_5,
     _ranked_6,
     _players_7,
+    _game_reviews_8,
 ]
 
 

@@ -29,6 +29,7 @@ from twenty48.store.sqlite_history import SQLiteHistory
 from twenty48.store.sqlite_limits import SQLiteLimits
 from twenty48.store.sqlite_players import SQLitePlayers
 from twenty48.store.sqlite_ranking import SQLiteRanking
+from twenty48.store.sqlite_reviews import SQLiteReviews
 
 BUSY_TIMEOUT_MS = 5000
 #: The first 16 bytes of every SQLite database file.
@@ -40,7 +41,7 @@ _GAME_COLUMNS = (
 )
 
 
-class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards):
+class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards, SQLiteReviews):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
     of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``, of names and
     devices in ``SQLitePlayers``, of the leaderboards in ``SQLiteBoards``)."""

@@ -124,6 +124,7 @@ class SQLiteHistory:
 
     def restart(self, game_id: int) -> None:
         self.forget_after(game_id, -1)
+        self._db.execute("DELETE FROM game_reviews WHERE game_id = ?", (game_id,))
         self._db.execute(
             "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played', "
             "ranked = FALSE, daily = NULL, finished_at = NULL, flagged = NULL WHERE id = ?",
@@ -167,7 +168,7 @@ class SQLiteHistory:
             "UPDATE players SET current_game_id = NULL WHERE id = ? AND current_game_id = ?",
             (player_id, game_id),
         )
-        for table in ("game_moves", "game_checkpoints", "game_first_reach"):
+        for table in ("game_moves", "game_checkpoints", "game_first_reach", "game_reviews"):
             self._db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         self._db.execute(
             "UPDATE games SET set_aside = TRUE, deleted_at = ?, state = '{}', revision = revision + 1 "

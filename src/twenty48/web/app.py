@@ -15,7 +15,7 @@ from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import Store, StoreError
-from twenty48.web import boards, errors, history, players, routes
+from twenty48.web import boards, errors, history, players, reviews, routes
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.worker import StoreWorker
@@ -61,6 +61,7 @@ def create_app(
         web.hints.open()
         yield
         web.hints.close()
+        await web.reviews.close()
         web.worker.close()
 
     app = GameApp(
@@ -81,6 +82,7 @@ def create_app(
     app.include_router(history.router)
     app.include_router(players.router)
     app.include_router(boards.router)
+    app.include_router(reviews.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")
 

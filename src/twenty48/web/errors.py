@@ -21,6 +21,7 @@ from twenty48.store import (
     TransferCodeError,
 )
 from twenty48.web.models import ErrorAnswer, GameState
+from twenty48.web.review_worker import ReviewQueueFullError
 from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
 
 
@@ -122,6 +123,13 @@ async def _refused(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+async def _reviews_busy(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ReviewQueueFullError)
+    response = error_response(503, "reviews_busy", str(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 async def _gone(_: Request, exc: Exception) -> JSONResponse:
     # Nobody reads it: the connection is closed. Sent so that the request ends like any other.
     return error_response(503, "client_gone", str(exc))
@@ -152,5 +160,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StoreError, _store)
     app.add_exception_handler(HintRefusedError, _refused)
     app.add_exception_handler(TooManyRequestsError, _refused)
+    app.add_exception_handler(ReviewQueueFullError, _reviews_busy)
     app.add_exception_handler(ClientGoneError, _gone)
     app.add_exception_handler(Exception, _internal)

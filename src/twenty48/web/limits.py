@@ -21,6 +21,10 @@ HINT_QUEUE = 4
 CLAIMS_PER_MINUTE = 10
 #: Addresses a ``RateBuckets`` remembers before it starts over.
 ADDRESSES_KEPT = 10_000
+#: Reviews running or waiting in one server process, over all players. One runs at a time (a
+#: 5,000-move game takes up to half a minute of every core), so a longer queue only makes its last
+#: player wait longer.
+REVIEW_QUEUE = 4
 #: Seconds a hint lease outlasts the longest a hint can take (the store's calls around it, a slow event loop).
 HINT_LEASE_MARGIN_S = 10.0
 
@@ -31,6 +35,7 @@ class Limits:
 
     new_games_per_minute: int = NEW_GAMES_PER_MINUTE
     hint_queue: int = HINT_QUEUE
+    review_queue: int = REVIEW_QUEUE
 
     def hint_lease_s(self, longest_hint_s: float) -> float:
         """How long a player's hint lease lasts: as long as a hint may wait behind a full queue and

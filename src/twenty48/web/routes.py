@@ -42,6 +42,7 @@ from twenty48.web.models import (
     VariantName,
 )
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game, pending_record
+from twenty48.web.review_worker import ReviewWorker
 from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
 
 T = TypeVar("T")
@@ -73,6 +74,8 @@ class WebContext:
     pending_secret: bytes = field(init=False)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
     hints: HintWorker = field(init=False)
+    #: Reviews run one at a time in a background process (``review_worker``).
+    reviews: ReviewWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
     #: Unix seconds now: transfer codes' expiry, the UTC day of the daily board (tests set it).
@@ -83,6 +86,7 @@ class WebContext:
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
         self.pending_secret = self.store.server_secret(PENDING_SECRET)
+        self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:

@@ -74,10 +74,14 @@ export function barChart({ labels, values, format, top, text }) {
   return figure("bars", text.title, plot, dataTable(text.title, [text.label, text.value], rows), text.table);
 }
 
-/** A line through `values` in order (oldest first), for the recent scores; `text` as for barChart. */
-export function lineChart({ values, format, text }) {
+/**
+ * A line through `values` in order (oldest first), for the recent scores and a review's outlook;
+ * `text` as for barChart. Optional: `top` fixes the axis maximum, `labels` name the points in the
+ * table (1, 2, ... otherwise), `marks` ([{index, kind}]) ring points of note (a review's mistakes).
+ */
+export function lineChart({ values, format, text, top, labels, marks = [] }) {
   const plot = canvas();
-  const max = Math.max(1, ...values);
+  const max = top ?? Math.max(1, ...values);
   axis(plot, max, format);
   const inner = HEIGHT - PAD.top - PAD.bottom;
   const step = (WIDTH - PAD.left - PAD.right) / Math.max(1, values.length - 1);
@@ -87,6 +91,10 @@ export function lineChart({ values, format, text }) {
     const [cx, cy] = point.split(",");
     plot.append(svg("circle", { class: "dot", cx, cy, r: 3 }));
   }
-  const rows = values.map((value, i) => [String(i + 1), format(value)]);
+  for (const { index, kind } of marks) {
+    const [cx, cy] = points[index].split(",");
+    plot.append(svg("circle", { class: `mark ${kind}`, cx, cy, r: 3.5 }));
+  }
+  const rows = values.map((value, i) => [labels ? labels[i] : String(i + 1), format(value)]);
   return figure("line", text.title, plot, dataTable(text.title, [text.label, text.value], rows), text.table);
 }

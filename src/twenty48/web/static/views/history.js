@@ -142,6 +142,7 @@ export class HistoryView {
     const label = (key) => this.t(key, { id: game.id });
     actions.append(
       element("a", { class: "btn", href: `#/replay/${game.id}/0`, "aria-label": label("replayGame"), "data-part": "replay" }, this.t("replay")),
+      element("a", { class: "btn quiet", href: `#/review/${game.id}`, "aria-label": label("reviewGame"), "data-part": "review" }, this.t("review")),
       element("a", { class: "btn quiet", href: `/api/games/${game.id}/export`, download: `twenty48-game-${game.id}.json`, "aria-label": label("exportGame") }, this.t("export")),
     );
     const remove = element("button", { class: "btn quiet", "aria-label": label("deleteGame"), "data-part": "delete" }, this.t("delete"));

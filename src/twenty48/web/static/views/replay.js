@@ -1,7 +1,8 @@
 // The replay viewer: one of the player's games (or, public, a leaderboard game of anyone) as it
 // stood after move n, stepped, scrubbed or played back with the play view's own slide and pop
 // animation (render.js's BoardView). Every position is the server's (positions.js); the page only
-// shows them.
+// shows them. Opened from a game review at a reviewed move, it draws the move played and the
+// better one as arrows over the board at that position.
 
 import { BoardView } from "../render.js";
 import { element, errorText } from "./dom.js";
@@ -10,6 +11,9 @@ import { PAGE, Positions } from "./positions.js";
 const SPEEDS = [1, 2, 5, 10, 25]; // moves per second
 const DEFAULT_SPEED = 5;
 const LEAP = 100; // moves skipped by Page Up / Page Down
+const SVG = "http://www.w3.org/2000/svg";
+// Arrow heads from the board's centre (a 100 x 100 box), per direction.
+const HEADS = { up: [50, 18], down: [50, 82], left: [18, 50], right: [82, 50] };
 
 // An empty board and its slide layer: BoardView fills the board with its own 16 cells.
 function boardParts(i18n) {
@@ -37,10 +41,12 @@ export class ReplayView {
     return this.i18n.t(key, vars);
   }
 
-  // Shows game `gameId` after move `move` (clamped to the game); `shared`: a public replay.
-  async open(gameId, move, shared = false) {
+  // Shows game `gameId` after move `move` (clamped to the game); `shared`: a public replay;
+  // `marks` ({played, best}, from a review) are drawn while that position is shown.
+  async open(gameId, move, shared = false, marks = null) {
     this.close();
     this.shared = shared;
+    this.marks = marks ? { ...marks, move } : null;
     this.positions = new Positions(gameId, shared);
     this.shown = null;
     this.target = null;
@@ -56,7 +62,12 @@ export class ReplayView {
   build(gameId) {
     const parts = boardParts(this.i18n);
     const frame = element("div", { class: "frame replay-frame" });
-    frame.append(parts.board, parts.fx);
+    this.arrows = document.createElementNS(SVG, "svg");
+    this.arrows.setAttribute("class", "arrows");
+    this.arrows.setAttribute("viewBox", "0 0 100 100");
+    this.arrows.setAttribute("aria-hidden", "true");
+    frame.append(parts.board, parts.fx, this.arrows);
+    this.legend = element("p", { class: "move-marks", "data-part": "marks", hidden: "" });
     // BoardView finds its board and slide layer by the play board's ids; this board hands over its
     // own. The replay never shows a hint, so BoardView's hint row (the play view's) is never touched.
     this.view = new BoardView({ querySelector: (id) => parts[id.slice(1)] }, (value) =>
@@ -107,7 +118,10 @@ export class ReplayView {
     }
     const head = element("div", { class: "replay-head" });
     head.append(element("h2", {}, this.t(this.shared ? "publicReplayOf" : "replayOf", { id: gameId })), numbers);
-    this.root.replaceChildren(head, frame, this.scrubber, controls, jump, this.message);
+    if (!this.shared) {
+      head.append(element("a", { class: "btn quiet", href: `#/review/${gameId}`, "data-part": "to-review" }, this.t("review")));
+    }
+    this.root.replaceChildren(head, frame, this.legend, this.scrubber, controls, jump, this.message);
   }
 
   get last() {
@@ -162,7 +176,35 @@ export class ReplayView {
     this.showNumber(position.move);
     this.score.textContent = position.score;
     this.root.dataset.move = position.move;
-    history.replaceState(null, "", `#/${this.shared ? "public" : "replay"}/${this.positions.gameId}/${position.move}`);
+    const marked = this.marks && this.marks.move === position.move;
+    this.drawMarks(marked ? this.marks : null);
+    const suffix = marked ? `/${this.marks.played}/${this.marks.best}` : "";
+    history.replaceState(null, "", `#/${this.shared ? "public" : "replay"}/${this.positions.gameId}/${position.move}${suffix}`);
+  }
+
+  // The played move (and the better one) as arrows from the board's centre, and in words below it.
+  drawMarks(marks) {
+    this.arrows.replaceChildren();
+    this.legend.hidden = !marks;
+    if (!marks) return;
+    for (const [kind, move] of [["played", marks.played], ["better", marks.best]]) {
+      const [x2, y2] = HEADS[move.split("@")[0]];
+      const line = document.createElementNS(SVG, "line");
+      for (const [name, value] of Object.entries({ x1: 50, y1: 50, x2, y2, class: `arrow ${kind}`, "marker-end": `url(#head-${kind})` })) {
+        line.setAttribute(name, value);
+      }
+      const marker = document.createElementNS(SVG, "marker");
+      for (const [name, value] of Object.entries({ id: `head-${kind}`, viewBox: "0 0 10 10", refX: "5", refY: "5", markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" })) {
+        marker.setAttribute(name, value);
+      }
+      const tip = document.createElementNS(SVG, "path");
+      tip.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+      tip.setAttribute("class", `head ${kind}`);
+      marker.append(tip);
+      this.arrows.append(marker, line);
+    }
+    const name = (move) => this.t(move.split("@")[0]);
+    this.legend.textContent = this.t("marksLegend", { played: name(marks.played), best: name(marks.best) });
   }
 
   showNumber(n) {

@@ -1,7 +1,8 @@
 // The views beside play, loaded with import() the first time one is opened: the history, the
-// statistics, the replay viewer and the leaderboards, each reached by an address that can be kept
-// and shared:
+// statistics, the replay viewer, the game review and the leaderboards, each reached by an address
+// that can be kept and shared:
 //   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
+//   #/review/GAME   #/replay/GAME/MOVE/PLAYED/BEST (a reviewed move: both moves drawn on the board)
 //   #/leaderboard (#/leaderboard/daily/DATE, #/leaderboard/all-time/VARIANT)
 //   #/public/GAME (#/public/GAME/MOVE): a leaderboard game's public replay, anyone's
 // While one is shown the play view is hidden and its keys are kept from it.
@@ -11,16 +12,25 @@ import { element } from "./dom.js";
 import { HistoryView } from "./history.js";
 import { LeaderboardView } from "./leaderboard.js";
 import { ReplayView } from "./replay.js";
+import { ReviewView } from "./review.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
+
+// A reviewed move as the address names it: a direction, or "left@5" (a Merge 2048 tile move).
+const DIRECTION = /^(up|down|left|right)(@\d{1,2})?$/;
 
 // "#/replay/12/30" -> ["replay", "12", "30"]; anything unknown is the play view.
 function parse(hash) {
   const [name, ...args] = hash.replace(/^#\/?/, "").split("/");
   if (name === "history" || name === "stats" || name === "leaderboard") return { name, args };
-  const [id, move] = args;
-  if ((name === "replay" || name === "public") && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
-    return { name, args: [Number(id), Number(move ?? 0), name === "public"] };
+  const [id, move, played, best] = args;
+  if (name === "review" && /^\d+$/.test(id) && args.length === 1) return { name, args: [Number(id)] };
+  if (name === "public" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move)) && args.length <= 2) {
+    return { name, args: [Number(id), Number(move ?? 0), true] };
+  }
+  if (name === "replay" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
+    const marks = DIRECTION.test(played) && DIRECTION.test(best) ? { played, best } : null;
+    return { name, args: [Number(id), Number(move ?? 0), false, marks] };
   }
   return { name: "play", args: [] };
 }
@@ -44,6 +54,7 @@ class Views {
       stats: new StatsView(this.main, context),
       replay: new ReplayView(this.main, context),
       leaderboard: new LeaderboardView(this.main, context),
+      review: new ReviewView(this.main, context),
     };
     // A public replay is the replay viewer on another player's game.
     this.views.public = this.views.replay;

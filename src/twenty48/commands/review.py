@@ -1,0 +1,192 @@
+"""``2048 review``: the solver grades every move of a game (``twenty48.ai.review``).
+
+The game comes from the store (``GAME_ID``, the terminal player's, ``--db`` for another database),
+from a seed and its moves (``--seed`` and ``--actions``, no database needed) or from an exported
+game file (``--file``). The review covers the game's current line: undone moves are gone. A stored
+game's review is kept in the store, as the server's are, so asking again is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from twenty48.commands.import_games import read_json
+from twenty48.commands.replay import parse_actions, parse_seed, replay
+from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
+from twenty48.game import Game
+from twenty48.store import Player, Store, transfer
+from twenty48.variants import CLASSIC, VARIANTS
+
+HELP = "Grade every move of a game against the solver; print the accuracy, turning point and mistakes."
+
+#: The grades the mistakes table lists.
+LISTED = ("mistake", "blunder")
+#: Seconds between two words to the store on a review it keeps (``twenty48.store.reviews``).
+HEARTBEAT_S = 1.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "game_id", nargs="?", type=parse_game_id, metavar="GAME_ID", help="a game of yours in the store"
+    )
+    which.add_argument("--seed", type=parse_seed, help="review the game of this seed and --actions")
+    which.add_argument("--file", type=Path, metavar="GAME.json", help="review an exported game file")
+    parser.add_argument(
+        "--actions",
+        type=parse_actions,
+        help="with --seed: comma-separated moves, e.g. up,left,left,down (left@5: a Merge 2048 tile move)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=sorted(VARIANTS),
+        default=CLASSIC.name,
+        help="with --seed: the game's rules (default %(default)s)",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print the review as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seed is None and (args.actions is not None or args.variant != CLASSIC.name):
+        print("2048 review: --actions and --variant go with --seed", file=sys.stderr)
+        return 2
+    if args.game_id is not None:
+
+        def act(store: Store, player: Player) -> None:
+            print_review(stored_review(store, player.id, args.game_id), args.json)
+
+        return with_store("review", args.db, act)
+    try:
+        game = game_from_seed(args) if args.seed is not None else game_from_file(args.file)
+    except Refused as exc:
+        print(f"2048 review: {exc}", file=sys.stderr)
+        return 2
+    print_review(review_with_progress(game), args.json)
+    return 0
+
+
+def game_from_seed(args: argparse.Namespace) -> Game:
+    """The game of ``--seed`` and ``--actions``; a move that changes nothing, or comes after the
+    end, is refused rather than skipped, since the review would not be of the game given."""
+    actions = args.actions or []
+    try:
+        replayed = replay(args.seed, actions, args.variant)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    if replayed.illegal:
+        first = replayed.illegal[0]
+        raise Refused(f"move {first} ({actions[first - 1]}) does not move the board")
+    if replayed.after_end is not None:
+        raise Refused(f"move {replayed.after_end} comes after the game ended")
+    return replayed.game
+
+
+def game_from_file(path: Path) -> Game:
+    data = read_json(path)
+    if isinstance(data, dict) and data.get("format") == transfer.HISTORY_FORMAT:
+        raise Refused(f"{path} is a history file: review takes one game file (2048 export GAME_ID)")
+    try:
+        (imported,) = transfer.read_file(data)
+    except transfer.ImportRefusedError as exc:
+        raise Refused(f"{path}: {exc}") from None
+    return imported.game
+
+
+def stored_review(store: Store, player: int, game_id: int) -> dict[str, Any]:
+    """The game's review from the store when one is current (made by the server or an earlier run),
+    else computed now and stored, as the server's jobs are, for the next request. While a server is
+    reviewing this game (or another of this player's) the review is computed here and not stored."""
+    from twenty48.ai.review import REVIEW_SETTING
+
+    asked = store.request_review(player, game_id, REVIEW_SETTING)
+    if asked.outcome == "current" and asked.record is not None:
+        review = asked.record.review
+        assert review is not None
+        return review
+    if asked.outcome != "queued" or asked.record is None or asked.game is None:
+        return review_with_progress(store.load_game(player, game_id))
+    job = asked.record.job
+    store.start_review(game_id, job)
+    beat = [time.monotonic()]
+
+    def heartbeat(done: int) -> None:
+        if time.monotonic() - beat[0] >= HEARTBEAT_S:
+            beat[0] = time.monotonic()
+            store.review_progress(game_id, job, done)
+
+    try:
+        review = review_with_progress(Game.from_dict(asked.game), heartbeat)
+    except BaseException:
+        store.fail_review(game_id, job)
+        raise
+    store.finish_review(game_id, job, review)
+    return review
+
+
+def print_review(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result, allow_nan=False))
+        return
+    print("\n".join(summary_lines(result)))
+
+
+def review_with_progress(game: Game, report: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """The review, with a progress bar on stderr when it is a terminal; ``report(done)`` after each
+    move."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from twenty48.ai.review import review_game
+
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]reviewing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("", total=game.moves)
+
+        def step(done: int, _total: int) -> None:
+            progress.update(task, completed=done)
+            if report is not None:
+                report(done)
+
+        return review_game(game, progress=step)
+
+
+def summary_lines(review: dict[str, Any]) -> list[str]:
+    """The review as text: the summary, then the mistakes table."""
+    graded = sum(review["grades"].values())
+    moves = review["moves"]
+    if review["accuracy"] is None:
+        lines = [f"accuracy: - (no whole-board move to grade of {len(moves)})"]
+    else:
+        lines = [f"accuracy: {review['accuracy']:.1f} % over {graded} graded moves of {len(moves)}"]
+    lines.append("grades: " + ", ".join(f"{grade} {count}" for grade, count in review["grades"].items()))
+    turn = review["turning_point"]
+    if turn is None:
+        lines.append("turning point: none (the outlook never fell)")
+    else:
+        better = "" if turn["best"] in (None, turn["played"]) else f", {turn['best']} was better"
+        fall = f"the outlook fell {turn['fall']:.1f} points"
+        lines.append(f"turning point: move {turn['n']}, {turn['played']}{better}: {fall}")
+    setting = review["setting"]
+    lines.append(f"setting: {setting['nodes']:,} chance nodes a position, solver version {setting['solver']}")
+    listed = [m for m in moves if m["grade"] in LISTED]
+    if not listed:
+        lines.append("no mistakes or blunders")
+        return lines
+    lines += ["", f"{'move':>6}  {'played':<8}{'best':<8}{'loss':>5}  grade"]
+    lines += [f"{m['n']:>6}  {m['played']:<8}{m['best']:<8}{m['loss']:>5}  {m['grade']}" for m in listed]
+    return lines

@@ -1,0 +1,91 @@
+"""The bodies of the review API (``/api/games/{id}/review``): what the OpenAPI schema documents.
+
+The answer is composed from the stored review's JSON text as it is (``status_json``) rather than
+through these models: a 5,000-move review is a few hundred kilobytes that pydantic would rebuild on
+the event loop for nothing. Tests hold the composed answer to these models."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twenty48.store.reviews import ReviewRecord
+
+GradeName = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+
+
+class ReviewedMove(BaseModel):
+    n: int = Field(ge=1, description="The move's number: 1 is the first move.")
+    played: str = Field(description='The move played: "left", or "left@5" for a Merge 2048 single-tile move.')
+    best: str | None = Field(
+        description="The solver's best move (equal to `played` when that was the best); null for a "
+        "single-tile move, which the solver does not rank."
+    )
+    loss: int | None = Field(
+        ge=0,
+        le=100,
+        description="Points given up, 100 - the move's standing (0 for the best, 100 "
+        "for a move after which every spawn ends the game); null when ungraded.",
+    )
+    grade: GradeName | None = Field(description="The move's grade; null for a single-tile move.")
+    outlook: float = Field(
+        ge=0, le=100, description="The solver's chance (%) of surviving the next spawns, after this move."
+    )
+
+
+class TurningPoint(BaseModel):
+    n: int
+    played: str
+    best: str | None
+    loss: int | None
+    fall: float = Field(description="How far the outlook fell after this move (percentage points).")
+
+
+class ReviewSetting(BaseModel):
+    nodes: int = Field(description="Chance nodes the solver searches per position.")
+    outlook_depth: int = Field(description="Spawns ahead the outlook looks.")
+    solver: int = Field(description="The solver version (twenty48.ai.solver.SOLVER_VERSION).")
+
+
+class Review(BaseModel):
+    accuracy: float | None = Field(
+        ge=0, le=100, description="Mean standing (0-100) of the graded moves; null with none."
+    )
+    grades: dict[GradeName, int] = Field(description="How many moves got each grade.")
+    turning_point: TurningPoint | None = Field(
+        description="The move after which the outlook fell furthest; null if it never fell."
+    )
+    moves: list[ReviewedMove]
+    start_outlook: float = Field(ge=0, le=100, description="The outlook of the starting position.")
+    covers: int = Field(description="The moves reviewed: the game's moves when the review was asked for.")
+    setting: ReviewSetting
+
+
+class ReviewStatus(BaseModel):
+    game_id: int
+    state: Literal["queued", "running", "done", "cancelled", "failed"]
+    done: int = Field(description="Moves graded so far.")
+    total: int = Field(description="Moves the review covers (the game's moves when it was asked for).")
+    current: bool = Field(
+        description="A done review at the server's review setting, of the game's line as it stands now "
+        "(false once the game has moved on: asking again reviews it anew)."
+    )
+    review: Review | None = Field(description="The review, once done.")
+
+
+def status_json(record: ReviewRecord) -> str:
+    """The ``ReviewStatus`` of ``record`` as JSON text, its review spliced in as stored."""
+    head = json.dumps(
+        {
+            "game_id": record.game_id,
+            "state": record.state,
+            "done": record.done,
+            "total": record.total,
+            "current": record.current,
+        },
+        separators=(",", ":"),
+    )
+    review = record.review_text if record.state == "done" and record.review_text is not None else "null"
+    return f'{head[:-1]},"review":{review}}}'

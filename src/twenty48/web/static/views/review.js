@@ -1,0 +1,190 @@
+// The game review (#/review/GAME): the solver's grade of every move of one game, computed by the
+// server in the background (POST, then GET until done; Cancel is DELETE). Shown: the accuracy and
+// the count of each grade, the turning point, a chart of the outlook over the whole game with the
+// mistakes and blunders marked (a table of the same numbers behind it), and the list of mistakes
+// and blunders; each opens the replay viewer at the position it was played from, with the played
+// and the better move drawn on the board (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the
+// hint's words (i18n.js g*), from the one formula the server uses for both.
+
+import { call } from "../api.js";
+import { lineChart } from "./chart.js";
+import { element, errorText } from "./dom.js";
+
+const POLL_MS = 700;
+const LISTED = new Set(["mistake", "blunder"]);
+const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
+
+export class ReviewView {
+  constructor(root, { i18n, hud }) {
+    this.i18n = i18n;
+    this.hud = hud;
+    this.root = root;
+    this.timer = 0;
+    // Bumped by every open and close: an answer for an earlier one is dropped.
+    this.generation = 0;
+  }
+
+  t(key, vars) {
+    return this.i18n.t(key, vars);
+  }
+
+  // "left" -> "← Left"; "left@5" -> "← Left @5" (a Merge 2048 single-tile move).
+  move(text) {
+    const [direction, cell] = text.split("@");
+    const name = `${ARROWS[direction]} ${this.t(direction)}`;
+    return cell === undefined ? name : `${name} @${cell}`;
+  }
+
+  async open(gameId) {
+    this.close();
+    this.gameId = gameId;
+    const generation = this.generation;
+    const head = element("div", { class: "replay-head" });
+    head.append(
+      element("h2", {}, this.t("reviewOf", { id: gameId })),
+      element("a", { class: "btn quiet", href: `#/replay/${gameId}/0`, "data-part": "to-replay" }, this.t("replay")),
+    );
+    this.body = element("div", { class: "review-body", "aria-live": "polite" });
+    this.root.replaceChildren(head, this.body);
+    await this.refresh(generation);
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    this.generation += 1;
+  }
+
+  url() {
+    return `/api/games/${this.gameId}/review`;
+  }
+
+  async refresh(generation) {
+    let status;
+    try {
+      status = await call("GET", this.url());
+    } catch (error) {
+      if (generation !== this.generation) return;
+      if (error.code === "no_review") return this.offer(this.t("reviewOffer"));
+      return this.failed(error);
+    }
+    if (generation === this.generation) this.showStatus(status);
+  }
+
+  async act(method) {
+    const generation = this.generation;
+    try {
+      const status = await call(method, this.url());
+      if (generation === this.generation) this.showStatus(status);
+    } catch (error) {
+      if (generation === this.generation) this.failed(error);
+    }
+  }
+
+  // A sentence and the button that asks for a review.
+  offer(text) {
+    const start = element("button", { class: "btn", "data-part": "start-review" }, this.t("reviewStart"));
+    start.addEventListener("click", () => this.act("POST"));
+    this.body.replaceChildren(element("p", { class: "message" }, text), start);
+  }
+
+  showStatus(status) {
+    clearTimeout(this.timer);
+    this.root.dataset.state = status.state;
+    if (status.state === "queued" || status.state === "running") return this.progress(status);
+    if (status.state === "done") return this.result(status);
+    this.offer(this.t(status.state === "cancelled" ? "reviewCancelled" : "reviewFailed"));
+  }
+
+  progress(status) {
+    const bar = element("progress", { max: String(Math.max(1, status.total)), value: String(status.done), "aria-label": this.t("reviewing") });
+    const text = status.state === "queued" ? this.t("reviewQueued") : this.t("reviewProgress", { done: status.done, total: status.total });
+    const cancel = element("button", { class: "btn quiet", "data-part": "cancel-review" }, this.t("cancel"));
+    cancel.addEventListener("click", () => this.act("DELETE"));
+    this.body.replaceChildren(element("p", { "data-part": "progress" }, text), bar, cancel);
+    const generation = this.generation;
+    this.timer = setTimeout(() => this.refresh(generation), POLL_MS);
+  }
+
+  result(status) {
+    const review = status.review;
+    const parts = [this.summary(review)];
+    if (!status.current) {
+      const again = element("button", { class: "btn quiet", "data-part": "start-review" }, this.t("reviewAgain"));
+      again.addEventListener("click", () => this.act("POST"));
+      parts.push(element("p", { class: "message" }, this.t("reviewCovers", { n: review.covers })), again);
+    }
+    parts.push(this.chart(review), this.mistakes(review));
+    this.body.replaceChildren(...parts);
+  }
+
+  summary(review) {
+    const figures = element("dl", { class: "figures" });
+    const figure = (label, value, part) => {
+      const box = figures.appendChild(element("div", part ? { "data-part": part } : {}));
+      box.append(element("dt", {}, label), element("dd", {}, value));
+    };
+    figure(this.t("accuracy"), review.accuracy === null ? "–" : `${review.accuracy.toFixed(1)} %`, "accuracy");
+    for (const grade of GRADES) figure(this.t(`g${grade}`), String(review.grades[grade]), `grade-${grade}`);
+    const turn = review.turning_point;
+    const line = element("p", { "data-part": "turning-point" });
+    if (!turn) line.textContent = this.t("noTurningPoint");
+    else {
+      line.append(`${this.t("turningPoint")}: `, this.link(turn, this.t("moveN", { n: turn.n })));
+      line.append(` · ${this.t("outlookFell", { n: Math.round(turn.fall) })}`);
+    }
+    const wrap = element("div", { class: "review-summary" });
+    wrap.append(figures, line);
+    return wrap;
+  }
+
+  // The outlook before the first move and after each one; mistakes and blunders marked.
+  chart(review) {
+    const values = [review.start_outlook, ...review.moves.map((m) => m.outlook)];
+    const marks = review.moves.filter((m) => LISTED.has(m.grade)).map((m) => ({ index: m.n, kind: m.grade }));
+    return lineChart({
+      values,
+      top: 100,
+      labels: values.map((_, i) => String(i)),
+      marks,
+      format: (v) => `${Math.round(v)}`,
+      text: { title: this.t("outlookTitle"), table: this.t("showTable"), label: this.t("moveNo"), value: this.t("outlook") },
+    });
+  }
+
+  mistakes(review) {
+    const section = element("section", { class: "mistakes" });
+    section.append(element("h3", {}, this.t("mistakesTitle")));
+    const listed = review.moves.filter((m) => LISTED.has(m.grade));
+    if (!listed.length) {
+      section.append(element("p", {}, this.t("noMistakes")));
+      return section;
+    }
+    const list = section.appendChild(element("ol", { class: "mistake-list" }));
+    for (const m of listed) {
+      const item = list.appendChild(element("li", { "data-grade": m.grade }));
+      const text = this.t("mistakeItem", { n: m.n, played: this.move(m.played), best: this.move(m.best), loss: m.loss });
+      item.append(this.link(m, text), " ", element("span", { class: `grade ${m.grade}` }, this.t(`g${m.grade}`)));
+    }
+    return section;
+  }
+
+  // A link to the replay at the position move `m` was played from, the played and better move drawn.
+  link(m, text) {
+    const href = m.best && m.best !== m.played
+      ? `#/replay/${this.gameId}/${m.n - 1}/${m.played}/${m.best}`
+      : `#/replay/${this.gameId}/${m.n - 1}`;
+    return element("a", { href, class: "link", "data-move": String(m.n) }, text);
+  }
+
+  failed(error) {
+    if (error.retryable && error.status === 0) this.hud.notice("offline", { n: 0 }, 3000);
+    if (error.status === 404) {
+      // Not this player's game (or gone): nothing to offer.
+      this.body.replaceChildren(element("p", { class: "message" }, this.t("gameGone")));
+      return;
+    }
+    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress" }[error.code];
+    this.offer(key ? this.t(key) : errorText(this.i18n, error));
+  }
+}
