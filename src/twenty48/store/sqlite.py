@@ -41,7 +41,9 @@ _GAME_COLUMNS = (
 )
 
 
-class SQLiteConnection(SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards, SQLiteReviews):
+class SQLiteConnection(
+    SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards, SQLiteReviews
+):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
     of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``, of names and
     devices in ``SQLitePlayers``, of the leaderboards in ``SQLiteBoards``)."""
