@@ -149,9 +149,16 @@ def test_the_daily_game_takes_the_row_of_an_unplayed_game_and_drops_one_on_resum
     assert [g.id for g in store.games(player)] == [daily.id]
 
 
+def _named(store: Store, letters: str) -> list[int]:
+    players = [store.web_player(c * 43).id for c in letters]
+    for player, letter in zip(players, letters, strict=True):
+        store.set_name(player, f"Player {letter}")
+    return players
+
+
 def test_the_days_rank_orders_by_score_then_who_finished_first(store: Store) -> None:
     day = "2026-12-01"
-    players = [store.web_player(c * 43).id for c in "abc"]
+    players = _named(store, "abc")
     games = [store.daily_game(p, day) for p in players]
     assert [store.daily(p, day).rank for p in players] == [1, 2, 3]  # all 0 points, by id
     # b scores, c scores the same later: b leads, c is second, a (unplayed) last.
@@ -175,12 +182,26 @@ def test_the_days_rank_orders_by_score_then_who_finished_first(store: Store) -> 
 
 def test_ties_go_to_who_finished_first_and_unfinished_games_come_last(store: Store, raw_sql) -> None:
     day = "2026-12-01"
-    players = [store.web_player(c * 43).id for c in "abc"]
+    players = _named(store, "abc")
     games = [store.daily_game(p, day).id for p in players]
     finished = [None, "2026-12-01T10:00:02.000+00:00", "2026-12-01T10:00:01.000+00:00"]
     for game_id, at in zip(games, finished, strict=True):
         raw_sql("UPDATE games SET score = 100, finished_at = ? WHERE id = ?", (at, game_id))
     assert [store.daily(p, day).rank for p in players] == [3, 2, 1]
+
+
+def test_the_days_rank_is_the_place_on_the_days_board(store: Store) -> None:
+    day = "2026-12-01"
+    named, anonymous, hiding = (store.web_player(c * 43).id for c in "abc")
+    store.set_name(named, "Ada")
+    store.set_name(hiding, "Grace")
+    store.set_hidden(hiding, True)
+    for player in (named, anonymous, hiding):
+        store.daily_game(player, day)
+    # Anonymous and hidden players are not on the board, so they have no place on it either.
+    assert [store.daily(p, day).rank for p in (named, anonymous, hiding)] == [1, None, None]
+    board = store.leaderboard("daily", "classic", date=day, player_id=named)
+    assert [e.game_id for e in board.entries] == [store.daily(named, day).game_id]
 
 
 def test_pending_games_are_adopted_once(store: Store) -> None:

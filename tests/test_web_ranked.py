@@ -148,6 +148,9 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     )
     daily = move(client, daily)["state"]
     assert client.get("/api/daily").json()["game_id"] == daily["id"]
+    # The rank is the place on the day's board, where only named players stand.
+    assert client.get("/api/daily").json()["rank"] is None
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
     assert client.get("/api/daily").json()["rank"] == 1
     # A practice game in between; the daily game comes back as it was left, its key still secret.
     practice = move(client, client.post("/api/games", json={"seed": 5}).json())["state"]
@@ -175,6 +178,8 @@ def test_two_players_daily_games_have_their_own_seeds(app, store: Store) -> None
 
 def test_the_days_board_places_each_player(app) -> None:
     with TestClient(app) as first, TestClient(app) as second:
+        for client, name in ((first, "Ada"), (second, "Grace")):
+            assert client.put("/api/me", json={"name": name}).status_code == 200
         games = [c.post("/api/games", json={"daily": True}).json() for c in (first, second)]
         for client, game in zip((first, second), games, strict=True):
             while game["score"] == 0:

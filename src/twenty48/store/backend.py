@@ -249,10 +249,6 @@ class RankingConnection(Protocol):
     def daily_game_id(self, player_id: int, date: str) -> int | None:
         """The player's daily challenge game of ``date`` (deleted ones too: a date is played once)."""
 
-    def daily_rank(self, game_id: int) -> int | None:
-        """The game's place among the ranked daily games of its date and variant (best score first,
-        ties by who finished first, unfinished last); None unless it is a ranked daily game."""
-
     def server_secret(self, name: str) -> str | None:
         """The secret's hex digits; None before it is made."""
 

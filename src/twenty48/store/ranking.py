@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from twenty48.game import Game
-from twenty48.store.backend import Connection, GameRow
+from twenty48.store.backend import BoardQuery, Connection, GameRow
 from twenty48.store.codec import unplayed
 from twenty48.store.errors import GameNotFoundError, PlayerNotFoundError, StoreUnreadableError
 from twenty48.store.records import ID_LIMIT, Daily, GameRecord
@@ -133,14 +133,16 @@ class RankingStore:
 
     def daily(self, player_id: int, date: str) -> Daily:
         """The player's daily challenge of ``date``: its game (None before it is started) and its
-        place on the day's board (None unless it is ranked)."""
+        place on the day's leaderboard (None unless it is there: ranked, the player named and shown),
+        so that the page's "#2 today" and the board never disagree."""
         with self._read() as db:
             if not 0 < player_id <= ID_LIMIT:
                 return Daily(date, None, None)
             found = db.daily_game_id(player_id, date)
             if found is None or db.game(player_id, found) is None:
                 return Daily(date, None, None)
-            return Daily(date, found, db.daily_rank(found))
+            entry = db.board_entry(BoardQuery(CLASSIC.name, date, 1, 0), player_id)
+            return Daily(date, found, entry.rank if entry is not None else None)
 
     def adopt_pending(self, player_id: int, game: Game, *, new_player: bool) -> GameRecord:
         """The stored copy of a visitor's first game, held by the server unsaved until its first

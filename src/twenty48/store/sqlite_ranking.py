@@ -26,24 +26,6 @@ class SQLiteRanking:
         ).fetchone()
         return row[0] if row is not None else None
 
-    def daily_rank(self, game_id: int) -> int | None:
-        # The order of the board: score descending, then finished before unfinished, earlier before
-        # later, lower id first. The place is one more than the games before this one.
-        row = self._db.execute(
-            """SELECT 1 + count(o.id) FROM games g
-               LEFT JOIN games o ON o.daily = g.daily AND o.variant = g.variant AND o.ranked
-                    AND NOT o.set_aside AND o.id != g.id
-                    AND (o.score > g.score
-                         OR (o.score = g.score
-                             AND ((o.finished_at IS NOT NULL AND g.finished_at IS NULL)
-                                  OR o.finished_at < g.finished_at
-                                  OR (o.finished_at IS NOT DISTINCT FROM g.finished_at AND o.id < g.id))))
-               WHERE g.id = ? AND g.ranked AND g.daily IS NOT NULL AND NOT g.set_aside
-               GROUP BY g.id""",
-            (game_id,),
-        ).fetchone()
-        return row[0] if row is not None else None
-
     def server_secret(self, name: str) -> str | None:
         row = self._db.execute("SELECT secret FROM server_secrets WHERE name = ?", (name,)).fetchone()
         return row[0] if row is not None else None

@@ -2,10 +2,9 @@
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
 // choices, autoplay.js asks the solver, newgame.js holds the new-game dialog, ask.js the questions
-// before an assisted action and before the daily challenge, daily.js the daily challenge's entry
-// (all loaded on first use).
+// before an assisted action and before the daily challenge, daily.js the daily challenge's entry,
+// audio.js the sound (all loaded after the first board, or on first use).
 
-import { Sound } from "./audio.js";
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
 import { bindKeys, bindSwipe } from "./input.js";
@@ -18,7 +17,15 @@ const $ = (id) => document.getElementById(id);
 const settings = new Settings();
 const i18n = new I18n(chooseLanguage(settings.get("lang")));
 const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: value }) : i18n.t("empty")));
-const sound = new Sound(settings);
+// Sound (audio.js) loads once the board is up: nothing may play before the first gesture anyway,
+// and the first board does without its 4 KB. Until then a call only keeps the game-over state.
+const sound = {
+  real: null,
+  over: false,
+  unlock() { this.real?.unlock(); },
+  effect(name, tile) { this.real?.effect(name, tile); },
+  gameOver(over) { this.over = over; this.real?.gameOver(over); },
+};
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
 // The solver's side (hint and auto-play) and the new-game dialog load on first use (and are fetched
@@ -123,6 +130,10 @@ async function start() {
   document.body.dataset.ready = "true";
   queue.pump();
   // Fetched now that the board is up, so the first Hint, Auto-play or New game answers at once.
+  import("./audio.js").then(({ Sound }) => {
+    sound.real = new Sound(settings);
+    sound.real.gameOver(sound.over);
+  });
   withSolver();
   withDialog();
   withDaily();
