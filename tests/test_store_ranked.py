@@ -207,20 +207,17 @@ def test_the_days_rank_is_the_place_on_the_days_board(store: Store) -> None:
 def test_pending_games_are_adopted_once(store: Store) -> None:
     player = store.web_player("a" * 43).id
     pending = Game.new(spawns.random_key())
-    with pytest.raises(GameNotFoundError):  # only for a player made for the move that stores it
-        store.adopt_pending(player, pending, new_player=False)
-    record = store.adopt_pending(player, pending, new_player=True)
+    record = store.adopt_pending(player, pending)
     assert (record.ranked, record.board, record.moves, record.seed) == (True, pending.board, 0, None)
     # The other tab's first move finds the same game.
-    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=True).id == record.id
-    assert store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False).id == record.id
+    assert store.adopt_pending(player, Game.from_dict(pending.to_dict())).id == record.id
     with pytest.raises(GameNotFoundError):
-        store.adopt_pending(player, Game.new(spawns.random_key()), new_player=True)
+        store.adopt_pending(player, Game.new(spawns.random_key()))
     # Played to its end (its key shown) and deleted, it never comes back as a new ranked game.
     play_to_the_end(store, player, record.id)
     store.delete_game(player, record.id)
     with pytest.raises(GameNotFoundError):
-        store.adopt_pending(player, Game.from_dict(pending.to_dict()), new_player=False)
+        store.adopt_pending(player, Game.from_dict(pending.to_dict()))
 
 
 def test_an_unplayed_daily_game_keeps_its_row_when_a_new_game_starts(store: Store) -> None:

@@ -122,6 +122,14 @@ def test_an_assisted_action_unranks_the_game(client: TestClient, assist: str) ->
     assert not move(client, state)["state"]["ranked"]
 
 
+def test_a_visitor_who_chooses_a_name_first_plays_on_the_game_shown(client: TestClient) -> None:
+    shown = client.get("/api/game").json()
+    assert shown["id"] == 0
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
+    stored = move(client, shown)["state"]
+    assert stored["id"] > 0 and stored["ranked"] and stored["moves"] == 1
+
+
 def test_a_hint_on_a_new_visitors_game_stores_it_unranked(client: TestClient) -> None:
     shown = client.get("/api/game").json()
     hint = client.get("/api/games/0/hint", params={"time_ms": 20}).json()

@@ -4,6 +4,7 @@ action of a ranked game, and the daily challenge's entry in the header."""
 from __future__ import annotations
 
 import re
+import secrets
 from datetime import UTC, datetime
 
 import pytest
@@ -59,6 +60,18 @@ def test_the_first_assisted_action_of_a_ranked_game_asks_first(pages: Pages) -> 
     assert page.is_hidden("#ask")
 
 
+def choose_a_name(page) -> None:
+    """Only named players stand on the day's board, so only they have a place to show (the
+    server outlives one test, and a name is one player's)."""
+    name = f"Ada {secrets.token_hex(4)}"
+    status = page.evaluate(
+        """(name) => fetch("/api/me", {method: "PUT", headers: {"Content-Type": "application/json"},
+                                      body: JSON.stringify({name})}).then((answer) => answer.status)""",
+        name,
+    )
+    assert status == 200
+
+
 def test_the_question_speaks_the_pages_language(pages: Pages) -> None:
     page = pages.open("/?lang=ja")
     first_move(page)
@@ -73,6 +86,7 @@ def test_the_daily_entry_starts_todays_game_and_shows_its_place(
     pages: Pages, live_server: LiveServer
 ) -> None:
     page = pages.open()
+    choose_a_name(page)
     page.wait_for_selector("#daily", state="visible")
     assert re.fullmatch(r"Daily challenge · (\d+h )?\d+m left", page.text_content("#daily") or "")
     assert page.get_attribute("#daily", "aria-pressed") == "false"
@@ -103,6 +117,7 @@ def test_the_daily_entry_starts_todays_game_and_shows_its_place(
 def test_the_daily_entry_fits_a_360_px_phone_in_every_language(pages: Pages, theme: str) -> None:
     page = pages.open(viewport=PHONE_360, has_touch=True, is_mobile=True)  # a phone, as phones are
     page.evaluate(f"localStorage.setItem('twenty48.settings', JSON.stringify({{theme: '{theme}'}}))")
+    choose_a_name(page)
     page.wait_for_selector("#daily", state="visible")
     page.click("#daily")  # with today's game the entry shows its place too: its widest form
     page.wait_for_function("() => / · #\\d+ today$/.test(document.querySelector('#daily').textContent)")

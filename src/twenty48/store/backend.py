@@ -328,6 +328,9 @@ class Connection(
     def add_player(self, key: str, now: str) -> None:
         """Create the player unless one has this key (another process may have just done it)."""
 
+    def has_games(self, player_id: int) -> bool:
+        """Whether the player has ever had a game (deleted and set-aside ones included)."""
+
     def current_game_id(self, player_id: int) -> int | None:
         """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
 

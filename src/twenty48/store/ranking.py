@@ -5,7 +5,7 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
     store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
-    store.adopt_pending(player_id, game, new_player=True)  # a new visitor's first game, at its first move
+    store.adopt_pending(player_id, game)  # a new visitor's first game, at its first move
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
 **Ranked** (the ``ranked`` column): a browser game the server started without a chosen seed counts
@@ -144,15 +144,15 @@ class RankingStore:
             entry = db.board_entry(BoardQuery(CLASSIC.name, date, 1, 0), player_id)
             return Daily(date, found, entry.rank if entry is not None else None)
 
-    def adopt_pending(self, player_id: int, game: Game, *, new_player: bool) -> GameRecord:
+    def adopt_pending(self, player_id: int, game: Game) -> GameRecord:
         """The stored copy of a visitor's first game, held by the server unsaved until its first
         move: the player's current game if it is this one (two tabs made the first move at once),
-        else ``GameNotFoundError``. With ``new_player`` (the player was made for this very move) and
-        no current game, the game is stored now as the player's current, ranked game. Never later:
-        the key of a first game that was played and shown must not start a second one."""
+        else ``GameNotFoundError``. A player who never had a game (made for this very move, or by
+        choosing a name first) gets it stored now as their current, ranked game. Never later: the
+        key of a first game that was played and shown must not start a second one."""
         with self._write() as db:
             current = _player(db, player_id)
-            if current is None and new_player:
+            if current is None and not db.has_games(player_id):
                 return self._record(db, player_id, self._insert(db, player_id, game, ranked=True))
             if current is None:
                 raise GameNotFoundError("the game shown is no longer the current one")

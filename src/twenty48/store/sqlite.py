@@ -66,6 +66,11 @@ class SQLiteConnection(
             "INSERT INTO players (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, now)
         )
 
+    def has_games(self, player_id: int) -> bool:
+        # Deleted and set-aside games count too: a key once shown must not start another game.
+        found = self._db.execute("SELECT 1 FROM games WHERE player_id = ? LIMIT 1", (player_id,)).fetchone()
+        return found is not None
+
     def current_game_id(self, player_id: int) -> int | None:
         row = self._db.execute("SELECT current_game_id FROM players WHERE id = ?", (player_id,)).fetchone()
         if row is None:

@@ -121,8 +121,7 @@ class Caller:
             return self, game_id
         me = await self.registered()
         pending = self.pending()
-        new_player = self.player == NO_PLAYER
-        return me, (await me.run(me.web.store.adopt_pending, me.player, pending, new_player=new_player)).id
+        return me, (await me.run(me.web.store.adopt_pending, me.player, pending)).id
 
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it
