@@ -18,11 +18,13 @@ import time
 from collections.abc import Iterator
 
 import httpx
+import psycopg
 import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import open_store
+from twenty48.store import NameTakenError, open_store
+from twenty48.store.postgres import NAMES_LOCK
 
 pytestmark = pytest.mark.slow
 
@@ -309,3 +311,30 @@ def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
     assert stopped < 4, f"took {stopped:.1f} s to stop"
     assert len(answers) == 6 and answers.count(503) >= 4 and set(answers) <= {200, 503}, answers
     assert not any("Traceback" in line or "CancelledError" in line for line in errors), errors
+
+
+def test_two_players_taking_one_name_at_once_are_told_it_is_taken(postgres_url: str) -> None:
+    with open_store(postgres_url) as store:
+        ada, other = (store.web_player(c * 43).id for c in "ab")
+        # Another server process is half-way through giving the name to `other`: it holds the
+        # names' lock and has written the name, not yet committed.
+        with psycopg.connect(postgres_url) as racer:
+            racer.execute("SELECT pg_advisory_xact_lock(%s)", (NAMES_LOCK,))
+            racer.execute("UPDATE players SET name = 'Ada', name_key = 'ada' WHERE id = %s", (other,))
+            outcome: list[BaseException | None] = []
+
+            def take() -> None:
+                try:
+                    store.set_name(ada, "ADA")
+                    outcome.append(None)
+                except BaseException as exc:  # the test reads what happened below
+                    outcome.append(exc)
+
+            thread = threading.Thread(target=take)
+            thread.start()
+            time.sleep(0.3)  # let it reach the lock (it must wait there, not write)
+            assert thread.is_alive()
+            racer.commit()
+            thread.join(10)
+        assert len(outcome) == 1 and isinstance(outcome[0], NameTakenError), outcome
+        assert store.profile(ada).name is None and store.profile(other).name == "Ada"

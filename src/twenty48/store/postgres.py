@@ -42,6 +42,10 @@ POOL_TIMEOUT_S = 5.0
 STATEMENT_TIMEOUT_MS = 10_000
 #: The store serialises its calls, so one connection does the work; a second covers a reconnect.
 POOL_SIZE = 2
+#: The advisory lock a write holds while it looks a display name up: two players taking one name at
+#: once take turns, and the second is told the name is taken (the unique index alone would refuse
+#: its write with a database error). SQLite needs none: its writes take turns (BEGIN IMMEDIATE).
+NAMES_LOCK = 0x2048_4E414D45
 
 
 class PostgresConnection(SQLiteConnection):
@@ -60,6 +64,13 @@ class PostgresConnection(SQLiteConnection):
     def game(self, player_id: int, game_id: int) -> GameRow | None:
         self._lock(player_id)
         return super().game(player_id, game_id)
+
+    def player_named(self, name_key: str) -> int | None:
+        if self._writing:
+            # A statement of its own, like the row lock's: the lookup after it sees the name the
+            # lock's previous holder committed.
+            self._db.execute("SELECT pg_advisory_xact_lock(?)", (NAMES_LOCK,))
+        return super().player_named(name_key)
 
     def _lock(self, player_id: int) -> None:
         # A statement of its own: at READ COMMITTED the statements after it take a new snapshot,
