@@ -161,6 +161,21 @@ def test_another_players_game_is_not_found(client, store) -> None:
         assert answer.status_code == 404 and answer.json()["error"] == "not_found"
 
 
+def test_a_ranked_game_is_reviewed_once_it_is_over(client, store) -> None:
+    client.cookies.clear()
+    state = client.post("/api/games", json={}).json()
+    assert state["ranked"] and state["seed"] is None
+    answer = client.post(f"/api/games/{state['id']}/review")
+    # The solver's view of the moves so far would help the game on: nothing is asked or stored.
+    assert answer.status_code == 409 and answer.json()["error"] == "game_in_progress"
+    assert answer.json()["state"]["seed"] is None
+    assert client.get(f"/api/games/{state['id']}/review").json()["error"] == "no_review"
+    player = store.web_player(client.cookies[COOKIE_NAME]).id
+    store.new_game(player, seed=5)  # a newer game ends it (its key is shown): it may be reviewed
+    assert client.post(f"/api/games/{state['id']}/review").status_code in (200, 202)
+    idle(client)
+
+
 def test_a_game_that_moves_on_while_reviewed_is_covered_up_to_the_request(client, store) -> None:
     game = random_game(9, 40)
     game_id = new_player(client, store, game)

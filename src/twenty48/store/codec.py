@@ -7,7 +7,7 @@ import json
 from twenty48 import spawns
 from twenty48.game import Game, Start
 from twenty48.rules import Board
-from twenty48.store.backend import GameColumns
+from twenty48.store.backend import GameColumns, GameRow
 
 
 def encode(game: Game) -> str:
@@ -46,3 +46,9 @@ def origin(state: str) -> tuple[spawns.Seed, str, Start | None]:
     # States written before the schemes (saved-game version 3 and older) are SplitMix64 games.
     seed = spawns.seed_from_json(data["seed"], data.get("spawns", spawns.SPLITMIX64))
     return seed, data["variant"], begins
+
+
+def withheld(row: GameRow, game: Game) -> bool:
+    """Whether the game's seed is withheld: it is ranked and may still be played. A ranked game
+    replaced by a newer one is finished for good, but a daily one can be resumed until it is over."""
+    return row.ranked and not game.over and (row.current_game_id == row.id or row.daily is not None)

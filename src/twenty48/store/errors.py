@@ -16,7 +16,7 @@
         ├── GameFinishedError      the game is over or was replaced by a newer one
         ├── ActionRejectedError    the Game refused the action (nothing to undo, no win to keep
         │                          going from, a single-tile move on a classic game)
-        └── GameInProgressError    replay data exists only for finished games
+        └── GameInProgressError    replay data only for finished games; a ranked game's review too
 
 A refusal is decided once, by the ``Game`` (``twenty48.game.IllegalAction`` and its subclasses);
 ``refusal`` is the only place that turns one into a store error. The store itself decides only what
@@ -92,7 +92,8 @@ class ActionRejectedError(GameConflictError):
 
 
 class GameInProgressError(GameConflictError):
-    """Replay data exists only for finished games."""
+    """Replay data exists only for finished games; a ranked game that may still be played is
+    neither exported nor reviewed (either would help it on)."""
 
 
 def refusal(exc: IllegalAction, record: GameRecord) -> GameConflictError:

@@ -446,7 +446,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
             player_id=row.player_id,
             revision=row.revision,
             current=row.current_game_id == row.id,
-            seed=None if _secret(row, game) else game.seed,
+            seed=None if codec.withheld(row, game) else game.seed,
             variant=game.variant.name,
             board=game.board,
             score=game.score,
@@ -490,12 +490,6 @@ def web_key(token: str) -> str:
 def _new(seed: int | None, variant: str, ranked: bool) -> Game:
     """A new game; a ranked one draws its spawns from a fresh secret key."""
     return Game.new(spawns.random_key() if ranked else seed, variant)
-
-
-def _secret(row: GameRow, game: Game) -> bool:
-    """Whether the game's seed is withheld: it is ranked and may still be played. A ranked game
-    replaced by a newer one is finished for good, but a daily one can be resumed until it is over."""
-    return row.ranked and not game.over and (row.current_game_id == row.id or row.daily is not None)
 
 
 def _assisted(db: Connection, row: GameRow, **counts: int) -> GameRow:

@@ -184,7 +184,7 @@ export class ReviewView {
       this.body.replaceChildren(element("p", { class: "message" }, this.t("gameGone")));
       return;
     }
-    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress" }[error.code];
+    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress", game_in_progress: "reviewRanked" }[error.code];
     this.offer(key ? this.t(key) : errorText(this.i18n, error));
   }
 }
