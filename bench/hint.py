@@ -9,10 +9,10 @@ over ``threads`` cores. Prints one JSON line.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import time
 
+from timing import percentile
 from twenty48.ai import analyse, best_move, solver, warm_up
 from twenty48.game import Game
 from twenty48.rules import Board
@@ -31,11 +31,6 @@ def positions() -> list[Board]:
             game.move(best_move(game, depth=2))
         found += [b for b in boards[:-50:EVERY] if 512 <= b.max_tile <= 4096]
     return found
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
 
 
 def main() -> None:

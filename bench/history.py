@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import timed
 from twenty48.ai import best_move
 from twenty48.game import Game
 from twenty48.store import Store
@@ -69,26 +68,6 @@ def build(store: Store, games: int, seed: int) -> tuple[int, int]:
     store.new_game(player, seed=seed + games)
     store.flush()
     return player, long_id
-
-
-def timed(call: Callable[[], object], repeat: int) -> dict[str, float]:
-    call()  # the first call fills the page cache and compiles the statements
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        call()
-        cpus.append(time.process_time() - cpu)
-        walls.append(time.perf_counter() - wall)
-    return {
-        "p50_ms": round(statistics.median(walls) * 1000, 2),
-        "p95_ms": round(percentile(walls, 0.95) * 1000, 2),
-        "cpu_p50_ms": round(statistics.median(cpus) * 1000, 2),
-    }
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
 
 
 def main() -> None:

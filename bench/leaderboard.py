@@ -25,14 +25,14 @@ import json
 import math
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from timing import timed
 from twenty48.store import Store, open_store
 from twenty48.store.location import parse_location
 
@@ -112,26 +112,6 @@ def fill(raw: Raw, players: int, games: int, rng: random.Random) -> None:
     )
     raw.execute("COMMIT")
     raw.execute("ANALYZE")
-
-
-def timed(call: Callable[[], object], repeat: int) -> dict[str, float]:
-    call()  # the first call fills the page cache and prepares the statements
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        call()
-        cpus.append(time.process_time() - cpu)
-        walls.append(time.perf_counter() - wall)
-    return {
-        "p50_ms": round(statistics.median(walls) * 1000, 2),
-        "p95_ms": round(percentile(walls, 0.95) * 1000, 2),
-        "cpu_p50_ms": round(statistics.median(cpus) * 1000, 2),
-    }
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
 
 
 def measure(store: Store, players: int, games: int, repeat: int, rng: random.Random) -> dict[str, Any]:
