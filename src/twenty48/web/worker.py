@@ -210,18 +210,17 @@ class HintWorker:
 
     async def _watch_load(self) -> None:
         """While hints are pending: pause the search whenever the event loop (this thread: HTTP,
-        routing, answers) used ``BUSY_SHARE`` of a core or more since the last look."""
+        routing, answers) used ``BUSY_SHARE`` of a core or more since the last look. The pace is
+        left as it was last seen: the next hint starts paused if the server was busy then, rather
+        than at full speed for a tick beside a busy server."""
         assert self.pace is not None
         clock, cpu = time.perf_counter(), time.thread_time()
-        try:
-            while self._pending:
-                await asyncio.sleep(TICK_S)
-                now, used = time.perf_counter(), time.thread_time()
-                share = (used - cpu) / max(now - clock, 1e-6)
-                self.pace.pause(BUSY_PAUSE_US if share >= BUSY_SHARE else 0)
-                clock, cpu = now, used
-        finally:
-            self.pace.pause(0)
+        while self._pending:
+            await asyncio.sleep(TICK_S)
+            now, used = time.perf_counter(), time.thread_time()
+            share = (used - cpu) / max(now - clock, 1e-6)
+            self.pace.pause(BUSY_PAUSE_US if share >= BUSY_SHARE else 0)
+            clock, cpu = now, used
 
     def _abandon(self, job: _Hint) -> None:
         with self._lock:
