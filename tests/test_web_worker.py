@@ -1,5 +1,6 @@
 """The store thread's group commit: every answer waits for a flush that follows its commit. The hint
-thread: a bounded queue, abandoned hints dropped, a prompt close, a pause while the server is busy."""
+thread: a bounded queue, abandoned hints dropped or stopped, a prompt close, a pause while the server is
+busy."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from twenty48.ai import Pace
+from twenty48.ai import Pace, search
 from twenty48.store import Store
 from twenty48.web.worker import (
     BUSY_PAUSE_US,
@@ -199,6 +200,40 @@ def test_a_running_hint_pauses_while_the_event_loop_is_busy() -> None:
         await _until(lambda: paces[0].pause_us == 0)  # idle again: full speed
         release.set()
         assert await running == "done"
+        hints.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_running_hint_whose_client_hung_up_is_stopped() -> None:
+    stopped: list[bool] = []
+
+    def hint(pace: Pace) -> str:
+        # Stands in for a search: it runs until its control block is told to stop (or 10 s pass).
+        control = search.new_control()
+        pace._join([control])
+        try:
+            for _ in range(2000):
+                if control[search.STOP]:
+                    break
+                time.sleep(0.005)
+            stopped.append(bool(control[search.STOP]))
+        finally:
+            pace._leave([control])
+        return "answer"
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=2)
+        hung_up = asyncio.Event()
+        running = asyncio.ensure_future(hints.run(hint, 5, hung_up.wait))
+        await asyncio.sleep(0.05)
+        hung_up.set()
+        with pytest.raises(ClientGoneError):
+            await running
+        await _until(lambda: len(stopped) == 1)
+        assert stopped == [True]
+        # The next hint's search is not touched by the stop of the one before.
+        assert await hints.run(lambda pace: str(pace.pause_us), 1) == "0"
         hints.close()
 
     asyncio.run(scenario())

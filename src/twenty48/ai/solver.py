@@ -235,6 +235,13 @@ class Pace:
             for control in self._controls:
                 control[search.PAUSE] = microseconds
 
+    def stop(self) -> None:
+        """End the searches running under this pace now, as a time budget's watchdog does (each
+        answers the last depth it completed); searches started later are not affected."""
+        with self._lock:
+            for control in self._controls:
+                control[search.STOP] = 1
+
     def _join(self, controls: list[np.ndarray]) -> None:
         with self._lock:
             for control in controls:

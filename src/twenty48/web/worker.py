@@ -8,11 +8,11 @@ shares one disk flush instead of queueing behind one each.
 ``HintWorker``: the solver, one hint at a time (a hint may take every core for its whole budget),
 with a bounded queue overall (per process: it bounds this process's solver; the one hint per
 player is a lease in the database, taken by the route, so that it holds across processes). A hint
-whose client has gone is dropped before it starts; one already running finishes within its budget
-and its answer is discarded. Closing (the server's shutdown) answers every waiting hint at once.
-While a hint runs, a pump on the event loop watches how busy the loop is and, while it serves
-players, has the search pause between slices of its nodes (``twenty48.ai.Pace``): on this kind of
-machine nice 19 alone does not keep moves fast (see ``BUSY_SHARE``).
+whose client has gone is dropped before it starts, or stopped where it is if it runs. Closing
+(the server's shutdown) answers every waiting hint at once. While a hint runs, a pump on the
+event loop watches how busy the loop is and, while it serves players, has the search pause between
+slices of its nodes (``twenty48.ai.Pace``): on this kind of machine nice 19 alone does not keep
+moves fast (see ``BUSY_SHARE``).
 """
 
 from __future__ import annotations
@@ -169,6 +169,8 @@ class HintWorker:
         #: The brake on the running hint's search, worked by ``_pump`` while hints are pending
         #: (made with the first hint: the solver is loaded in the background, after the server starts).
         self.pace: Pace | None = None
+        #: The hint the thread took last (it may have finished since), set under ``_lock``.
+        self._running: _Hint | None = None
         self._pump: asyncio.Task[None] | None = None
 
     async def run(
@@ -228,6 +230,10 @@ class HintWorker:
             if not job.started:
                 # It will never run: its place in the queue is free now.
                 self._pending.discard(job)
+            elif self._running is job and not job.future.done() and self.pace is not None:
+                # Its client has gone: stop its search where it is. Under the lock no other hint
+                # can have started, so the pace steers this one's search only.
+                self.pace.stop()
 
     def open(self) -> None:
         """Accept hints (again, after ``close``)."""
@@ -261,6 +267,7 @@ class HintWorker:
             error: BaseException | None = None
             with self._lock:
                 job.started = not job.abandoned
+                self._running = job
             if job.started:
                 try:
                     result = job.call(self.pace)  # set before the job was queued
