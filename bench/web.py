@@ -174,9 +174,15 @@ async def ask_hints(port: int, db: Path | str, end: float, hints: Hints) -> None
     with open_store(db) as store:  # the server's database, opened beside it
         game = store.add_game(store.web_player(token).id, Game.from_board(CROWDED, seed=1)).id
     while time.perf_counter() < end:
-        status, headers, _ = await connection.call_with_headers(
-            "GET", f"/api/games/{game}/hint?time_ms={HINT_MS}"
-        )
+        try:
+            status, headers, _ = await connection.call_with_headers(
+                "GET", f"/api/games/{game}/hint?time_ms={HINT_MS}"
+            )
+        except (OSError, asyncio.IncompleteReadError):
+            # The server closed the connection while it sat idle past uvicorn's keep-alive timeout
+            # (5 s) through a long Retry-After: ask again on a new one.
+            await connection.open()
+            continue
         if status == 200:
             hints.answered += 1
         else:

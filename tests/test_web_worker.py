@@ -1,17 +1,21 @@
 """The store thread's group commit: every answer waits for a flush that follows its commit. The hint
-thread: a bounded queue, abandoned hints dropped, a prompt close."""
+thread: a bounded queue, abandoned hints dropped or stopped, a prompt close, a pause while the server is
+busy."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from twenty48.ai import Pace, search
 from twenty48.store import Store
 from twenty48.web.worker import (
+    BUSY_PAUSE_US,
     ClientGoneError,
     HintQueueFullError,
     HintWorker,
@@ -88,8 +92,8 @@ class Solver:
         self.started: list[str] = []
         self.release = threading.Event()
 
-    def call(self, name: str) -> Callable[[], str]:
-        def run() -> str:
+    def call(self, name: str) -> Callable[[Pace], str]:
+        def run(_pace: Pace) -> str:
             self.started.append(name)
             assert self.release.wait(10)
             return name
@@ -165,3 +169,71 @@ def test_closing_answers_every_waiting_hint_at_once() -> None:
 
     asyncio.run(scenario())
     assert solver.started == ["0"]  # the one running was finished, the rest never started
+
+
+def test_a_running_hint_pauses_while_the_event_loop_is_busy() -> None:
+    paces: list[Pace] = []
+    release = threading.Event()
+
+    def hint(pace: Pace) -> str:
+        paces.append(pace)
+        assert release.wait(10)
+        return "done"
+
+    async def busy_until(condition: Callable[[], bool]) -> None:
+        # Work on the event loop (as answering players does) until the condition holds.
+        for _ in range(200):
+            if condition():
+                return
+            spin_until = time.thread_time() + 0.02
+            while time.thread_time() < spin_until:
+                pass
+            await asyncio.sleep(0)
+        raise AssertionError("condition never held")
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=2)
+        running = asyncio.ensure_future(hints.run(hint, 5))
+        await _until(lambda: len(paces) == 1)
+        assert paces[0] is hints.pace and hints.pace.pause_us == 0
+        await busy_until(lambda: paces[0].pause_us == BUSY_PAUSE_US)
+        await _until(lambda: paces[0].pause_us == 0)  # idle again: full speed
+        release.set()
+        assert await running == "done"
+        hints.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_running_hint_whose_client_hung_up_is_stopped() -> None:
+    stopped: list[bool] = []
+
+    def hint(pace: Pace) -> str:
+        # Stands in for a search: it runs until its control block is told to stop (or 10 s pass).
+        control = search.new_control()
+        pace._join([control])
+        try:
+            for _ in range(2000):
+                if control[search.STOP]:
+                    break
+                time.sleep(0.005)
+            stopped.append(bool(control[search.STOP]))
+        finally:
+            pace._leave([control])
+        return "answer"
+
+    async def scenario() -> None:
+        hints = HintWorker(capacity=2)
+        hung_up = asyncio.Event()
+        running = asyncio.ensure_future(hints.run(hint, 5, hung_up.wait))
+        await asyncio.sleep(0.05)
+        hung_up.set()
+        with pytest.raises(ClientGoneError):
+            await running
+        await _until(lambda: len(stopped) == 1)
+        assert stopped == [True]
+        # The next hint's search is not touched by the stop of the one before.
+        assert await hints.run(lambda pace: str(pace.pause_us), 1) == "0"
+        hints.close()
+
+    asyncio.run(scenario())

@@ -9,12 +9,22 @@ and an optional ``time_limit`` in seconds; ``analyse`` also reports the depth re
 """
 
 from twenty48.ai.heuristic import DEFAULT, Heuristic
-from twenty48.ai.solver import Analysis, analyse, best_move, default_depth, node_budget, rank_moves, warm_up
+from twenty48.ai.solver import (
+    Analysis,
+    Pace,
+    analyse,
+    best_move,
+    default_depth,
+    node_budget,
+    rank_moves,
+    warm_up,
+)
 
 __all__ = [
     "DEFAULT",
     "Analysis",
     "Heuristic",
+    "Pace",
     "analyse",
     "best_move",
     "default_depth",

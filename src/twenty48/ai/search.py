@@ -26,13 +26,19 @@ hold) is not explored; the caller handles such a move exactly when it is the roo
 ``control`` steers a search from outside: ``control[NODES]`` counts the chance nodes
 expanded; reaching ``control[LIMIT]`` sets ``control[STOP]``, and so does a watchdog thread
 when time is up. Once it is set, the kernel unwinds at once with meaningless values that
-the caller discards.
+the caller discards. A search may also be paced: with ``control[EVERY]`` set, it sleeps
+``control[PAUSE]`` microseconds (when positive, set by another thread at any time) after each
+``control[EVERY]`` nodes, so that it can leave the CPU to a busy server without stopping. The
+hot path tests one threshold, ``control[CHECK]``: the nearer of the limit and the next pause.
+Pausing changes when the nodes are expanded, never which: the values and counts stay the same.
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from twenty48.ai.lines import line_values, plus_lines_with, plus_rows, rows, split_lines, spread
@@ -54,6 +60,11 @@ from twenty48.fast.bitboard import (
 STOP = 0
 NODES = 1
 LIMIT = 2
+#: The node count at which the kernel next looks at the limit and the pace (see ``limit``).
+CHECK = 3
+#: Nodes between two pauses (0: never pause) and the microseconds each pause lasts (0: none now).
+EVERY = 4
+PAUSE = 5
 
 #: Transposition-table entry: one cache line holds two and a half of them.
 ENTRY = np.dtype(
@@ -64,9 +75,49 @@ ENTRY = np.dtype(
 _NO_LIMIT = int(np.iinfo(np.int64).max)
 
 
-def new_control(limit: int | None = None) -> np.ndarray:
-    """A fresh control block: not stopped, no node counted, at most ``limit`` nodes (or no limit)."""
-    return np.array((0, 0, _NO_LIMIT if limit is None else limit), dtype=np.int64)
+def new_control(limit: int | None = None, every: int = 0) -> np.ndarray:
+    """A fresh control block: not stopped, no node counted, at most ``limit`` nodes (or no limit),
+    paced every ``every`` nodes (0: never)."""
+    most = _NO_LIMIT if limit is None else limit
+    return np.array((0, 0, most, 0, every, 0), dtype=np.int64)
+
+
+def limit(control: np.ndarray, nodes: int) -> None:
+    """Let the search go on until ``control[NODES]`` reaches ``nodes``."""
+    control[LIMIT] = nodes
+    control[CHECK] = 0  # the next node looks at the new limit and sets the next check
+
+
+if sys.platform == "win32":
+    _sleep_ms = types.ExternalFunction("Sleep", types.void(types.uint32))
+
+    @njit(cache=True, nogil=True, _nrt=False)
+    def _sleep(microseconds: int) -> None:
+        _sleep_ms(np.uint32(max(1, microseconds // 1000)))
+
+else:
+    # libc's, called without the GIL; resolved by name when the kernel loads, so numba's cache holds.
+    _usleep = types.ExternalFunction("usleep", types.int32(types.uint32))
+
+    @njit(cache=True, nogil=True, _nrt=False)
+    def _sleep(microseconds: int) -> None:
+        _usleep(np.uint32(microseconds))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _checkpoint(control: np.ndarray) -> bool:
+    """``_enter``'s rare case (``control[CHECK]`` reached or a stop asked): True to stop; otherwise
+    pause if asked to and set the next check."""
+    if control[STOP] or control[NODES] >= control[LIMIT]:
+        control[STOP] = 1
+        return True
+    if control[EVERY] == 0:
+        control[CHECK] = control[LIMIT]
+        return False
+    if control[PAUSE] > 0:
+        _sleep(control[PAUSE])
+    control[CHECK] = min(control[LIMIT], control[NODES] + control[EVERY])
+    return False
 
 
 _ROW = np.uint64(0xFFFF)
@@ -145,8 +196,7 @@ def _enter(
 ) -> tuple[bool, float, int]:
     """A chance node's bookkeeping: count it, or stop the search once it may not go on; then look it
     up. ``(done, value, slot)``: ``done`` with its value when stopped or found in the table."""
-    if control[STOP] or control[NODES] >= control[LIMIT]:
-        control[STOP] = 1
+    if (control[STOP] or control[NODES] >= control[CHECK]) and _checkpoint(control):
         return True, 0.0, 0
     control[NODES] += 1
     if tt.shape[0] == 0:

@@ -32,12 +32,14 @@ import functools
 import itertools
 import math
 import os
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -107,8 +109,10 @@ def analyse(
     heuristic: Heuristic | None = None,
     threshold: float = PROBABILITY_THRESHOLD,
     transposition: bool = True,
+    pace: Pace | None = None,
 ) -> Analysis:
     """Search ``position`` and rank its legal moves; see the module docstring for the settings.
+    With a ``pace``, the search pauses as long as it says, whenever it says so (``Pace``).
 
     ``heuristic``, ``threshold`` and ``transposition`` exist for tuning and tests: the default
     weights, the 1e-4 probability cut-off and the transposition table are what the solver plays.
@@ -134,8 +138,8 @@ def analyse(
         depth, nodes = default_depth(board), node_budget(board)
     weights = heuristic or DEFAULT
     kernel = _Kernel(_table(weights), weights.loss, threshold)
-    with _transposition_tables(len(roots), transposition) as tables:
-        tasks = [_Task(root, tt, search.new_control()) for root, tt in zip(roots, tables, strict=True)]
+    with _transposition_tables(len(roots), transposition) as tables, _paced(pace, len(roots)) as controls:
+        tasks = [_Task(root, tt, control) for root, tt, control in zip(roots, tables, controls, strict=True)]
         if depth is not None and time_limit is None and nodes is None:
             # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
             # big enough (tens of thousands of nodes and up) to be worth the threads.
@@ -208,6 +212,63 @@ def warm_up() -> None:
             _warm = True
         finally:
             _warmer = None
+
+
+class Pace:
+    """A brake on the searches given it, worked from another thread: ``pause(us)`` makes each of
+    their root moves sleep ``us`` microseconds after every ``PACE_NODES`` chance nodes, from the
+    next of those on, until ``pause(0)``. The values, depths and node counts of a search are the
+    same paced or not; only a time budget reaches less deep while it pauses."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._controls: list[np.ndarray] = []
+        self._pause_us = 0
+
+    @property
+    def pause_us(self) -> int:
+        return self._pause_us
+
+    def pause(self, microseconds: int) -> None:
+        with self._lock:
+            self._pause_us = microseconds
+            for control in self._controls:
+                control[search.PAUSE] = microseconds
+
+    def stop(self) -> None:
+        """End the searches running under this pace now, as a time budget's watchdog does (each
+        answers the last depth it completed); searches started later are not affected."""
+        with self._lock:
+            for control in self._controls:
+                control[search.STOP] = 1
+
+    def _join(self, controls: list[np.ndarray]) -> None:
+        with self._lock:
+            for control in controls:
+                control[search.PAUSE] = self._pause_us
+            self._controls.extend(controls)
+
+    def _leave(self, controls: list[np.ndarray]) -> None:
+        with self._lock:
+            self._controls = [c for c in self._controls if not any(c is mine for mine in controls)]
+
+
+#: Chance nodes a paced root move expands between two looks at its pace: about 2 ms of one core.
+PACE_NODES = 16_384
+
+
+@contextmanager
+def _paced(pace: Pace | None, count: int) -> Iterator[list[np.ndarray]]:
+    """A control block for each of ``count`` root moves, paced by ``pace`` while the search runs."""
+    if pace is None:
+        yield [search.new_control() for _ in range(count)]
+        return
+    controls = [search.new_control(every=PACE_NODES) for _ in range(count)]
+    pace._join(controls)
+    try:
+        yield controls
+    finally:
+        pace._leave(controls)
 
 
 _warm_lock = threading.Lock()
@@ -296,7 +357,8 @@ def _search(tasks: list[_Task], depth: int, kernel: _Kernel, parallel: bool) -> 
 
     stamps = [_next_stamp() for _ in tasks]
     if parallel and THREADS > 1 and len(tasks) > 1:
-        values = list(_pool().map(value, tasks, stamps))
+        niceness = _niceness()
+        values = list(_pool().map(functools.partial(_at_niceness, niceness, value), tasks, stamps))
     else:
         values = [value(task, stamp) for task, stamp in zip(tasks, stamps, strict=True)]
     return {task.root.direction: v for task, v in zip(tasks, values, strict=True)}
@@ -340,7 +402,7 @@ def _deepen(
                     break
                 shares = max(sum(last), 1)
                 for task, share in zip(tasks, last, strict=True):
-                    task.control[search.LIMIT] = task.nodes + left * share // shares
+                    search.limit(task.control, task.nodes + left * share // shares)
             before = [task.nodes for task in tasks]
             deeper = _search(tasks, reached + 1, kernel, parallel=expected >= PARALLEL_NODES)
             if any(task.control[search.STOP] for task in tasks):
@@ -356,6 +418,26 @@ def _deepen(
         if watchdog is not None:
             watchdog.cancel()
     return values, reached
+
+
+def _niceness() -> int | None:
+    """The calling thread's nice value, where a priority is per thread (Linux); else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+def _at_niceness(niceness: int | None, fn: Callable[..., float], *args: Any) -> float:
+    """``fn(*args)`` on a pool thread at ``niceness``: a search's roots run at the priority of the
+    thread that asked for it (a server's hint thread runs at nice 19, and its roots must too, or
+    they take the server's CPU at full priority). Raising a priority back may not be permitted;
+    the thread then stays at the lower one."""
+    if niceness is not None:
+        me = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, me) != niceness:
+            with suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, me, niceness)
+    return fn(*args)
 
 
 def _stop(tasks: list[_Task]) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from pydantic import BaseModel, BeforeValidator
@@ -44,6 +44,9 @@ from twenty48.web.models import (
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game, pending_record
 from twenty48.web.review_worker import ReviewWorker
 from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
+
+if TYPE_CHECKING:
+    from twenty48.ai import Pace
 
 T = TypeVar("T")
 
@@ -428,11 +431,11 @@ def _pending_action(shown: Game, revision: int, action: Callable[[Game], T]) -> 
         raise refusal(exc, pending_record(shown)) from exc
 
 
-def _rank(board: Board, time_limit: float) -> dict[Direction, float]:
+def _rank(board: Board, time_limit: float, pace: Pace) -> dict[Direction, float]:
     # Imported on first use: loading the compiled solver is not worth delaying the server's start.
-    from twenty48.ai import rank_moves
+    from twenty48.ai import analyse
 
-    return rank_moves(board, time_limit=time_limit)
+    return analyse(board, time_limit=time_limit, pace=pace).values
 
 
 @router.get(

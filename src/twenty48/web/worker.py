@@ -8,8 +8,11 @@ shares one disk flush instead of queueing behind one each.
 ``HintWorker``: the solver, one hint at a time (a hint may take every core for its whole budget),
 with a bounded queue overall (per process: it bounds this process's solver; the one hint per
 player is a lease in the database, taken by the route, so that it holds across processes). A hint
-whose client has gone is dropped before it starts; one already running finishes within its budget
-and its answer is discarded. Closing (the server's shutdown) answers every waiting hint at once.
+whose client has gone is dropped before it starts, or stopped where it is if it runs. Closing
+(the server's shutdown) answers every waiting hint at once. While a hint runs, a pump on the
+event loop watches how busy the loop is and, while it serves players, has the search pause between
+slices of its nodes (``twenty48.ai.Pace``): on this kind of machine nice 19 alone does not keep
+moves fast (see ``BUSY_SHARE``).
 """
 
 from __future__ import annotations
@@ -21,12 +24,16 @@ import os
 import queue
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from twenty48.store import Store
+
+if TYPE_CHECKING:
+    from twenty48.ai import Pace
 
 T = TypeVar("T")
 
@@ -124,11 +131,22 @@ class ClientGoneError(Exception):
     """The client hung up before its hint was ready."""
 
 
+#: Seconds between two looks at how busy the event loop is while a hint runs.
+TICK_S = 0.1
+#: The event loop's CPU use (a share of one core) from which a running hint pauses, and how long
+#: each pause after ``PACE_NODES`` nodes (about 2 ms of one core) lasts: the search then takes about
+#: a tenth of each core. Measured on 2 vCPUs that deliver about one core together (bench/web.py
+#: paced-hints): with the search threads at nice 19 and no pause, moves' p99 was 70 ms; a busy
+#: server needs the other vCPU idle, not merely yielded to.
+BUSY_SHARE = 0.1
+BUSY_PAUSE_US = 20_000
+
+
 @dataclass(eq=False)
 class _Hint:
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[Any]
-    call: Callable[[], Any]
+    call: Callable[[Pace], Any]
     seconds: float
     #: Set on the event loop when nobody waits for the answer any more: the thread skips it.
     abandoned: bool = field(default=False)
@@ -148,26 +166,38 @@ class HintWorker:
         self._closed = False
         #: Orders a hint's start against its abandonment.
         self._lock = threading.Lock()
+        #: The brake on the running hint's search, worked by ``_pump`` while hints are pending
+        #: (made with the first hint: the solver is loaded in the background, after the server starts).
+        self.pace: Pace | None = None
+        #: The hint the thread took last (it may have finished since), set under ``_lock``.
+        self._running: _Hint | None = None
+        self._pump: asyncio.Task[None] | None = None
 
     async def run(
         self,
-        call: Callable[[], T],
+        call: Callable[[Pace], T],
         seconds: float,
         disconnected: Callable[[], Awaitable[None]] | None = None,
     ) -> T:
-        """``call()`` (a hint of at most ``seconds``) on the solver thread.
-        ``disconnected`` returns once the client has hung up; the hint is then abandoned and
+        """``call(pace)`` (a hint of at most ``seconds``, its search paced by ``pace``) on the solver
+        thread. ``disconnected`` returns once the client has hung up; the hint is then abandoned and
         ``ClientGoneError`` raised. Raises a ``HintRefusedError`` when it cannot be queued."""
         if self._closed or len(self._pending) >= self.capacity:
             wait = sum(job.seconds for job in self._pending)
             raise HintQueueFullError(
                 "the solver is busy with other hints; ask again in a moment", max(1, math.ceil(wait))
             )
+        if self.pace is None:
+            from twenty48.ai import Pace
+
+            self.pace = Pace()
         loop = asyncio.get_running_loop()
         job = _Hint(loop, loop.create_future(), call, seconds)
         self._pending.add(job)
         self._start()
         self._jobs.put(job)
+        if self._pump is None or self._pump.done():
+            self._pump = loop.create_task(self._watch_load(), name="twenty48-hint-pace")
         watcher = asyncio.ensure_future(disconnected()) if disconnected is not None else None
         try:
             if watcher is not None:
@@ -180,12 +210,30 @@ class HintWorker:
             if watcher is not None:
                 watcher.cancel()
 
+    async def _watch_load(self) -> None:
+        """While hints are pending: pause the search whenever the event loop (this thread: HTTP,
+        routing, answers) used ``BUSY_SHARE`` of a core or more since the last look. The pace is
+        left as it was last seen: the next hint starts paused if the server was busy then, rather
+        than at full speed for a tick beside a busy server."""
+        assert self.pace is not None
+        clock, cpu = time.perf_counter(), time.thread_time()
+        while self._pending:
+            await asyncio.sleep(TICK_S)
+            now, used = time.perf_counter(), time.thread_time()
+            share = (used - cpu) / max(now - clock, 1e-6)
+            self.pace.pause(BUSY_PAUSE_US if share >= BUSY_SHARE else 0)
+            clock, cpu = now, used
+
     def _abandon(self, job: _Hint) -> None:
         with self._lock:
             job.abandoned = True
             if not job.started:
                 # It will never run: its place in the queue is free now.
                 self._pending.discard(job)
+            elif self._running is job and not job.future.done() and self.pace is not None:
+                # Its client has gone: stop its search where it is. Under the lock no other hint
+                # can have started, so the pace steers this one's search only.
+                self.pace.stop()
 
     def open(self) -> None:
         """Accept hints (again, after ``close``)."""
@@ -195,6 +243,9 @@ class HintWorker:
         """Refuse new hints and answer the waiting ones now (503); the thread stops after the hint it
         is computing, if any, without anyone waiting for it."""
         self._closed = True
+        if self._pump is not None:
+            self._pump.cancel()
+            self._pump = None
         for job in list(self._pending):
             if not job.future.done():
                 job.future.set_exception(HintQueueFullError("the server is shutting down", 5))
@@ -216,9 +267,10 @@ class HintWorker:
             error: BaseException | None = None
             with self._lock:
                 job.started = not job.abandoned
+                self._running = job
             if job.started:
                 try:
-                    result = job.call()
+                    result = job.call(self.pace)  # set before the job was queued
                 except Exception as exc:
                     error = exc
             with contextlib.suppress(RuntimeError):  # the event loop has closed
@@ -237,8 +289,9 @@ HINT_NICENESS = 19
 def _lower_priority() -> None:
     """Give the calling thread the lowest CPU priority. A search takes every core for its budget;
     at equal priority the moves' event loop waited behind it (paced p99 over 700 ms while ten
-    clients asked for hints). On Linux a priority is per thread, and the solver's worker threads,
-    started from this one, inherit it; elsewhere it would apply to the whole server, so it is left."""
+    clients asked for hints). On Linux a priority is per thread, and the solver runs a search's
+    roots on its pool threads at the priority of the thread asking; elsewhere it would apply to the
+    whole server, so it is left."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HINT_NICENESS)
