@@ -350,6 +350,8 @@ def _players_7(db: SQL) -> None:
            ) AS ranked_games
            WHERE nth = 1"""
     )
+
+
 def _game_reviews_8(db: SQL) -> None:
     # A game's review (issue 23) and the job computing it, in the database so that every server
     # process answers for every job (twenty48.store.reviews). One row per game: asking again
