@@ -9,9 +9,8 @@ from fastapi import APIRouter, Path, Query, Response
 
 from twenty48.store import ID_LIMIT
 from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
-from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.errors import error_response
-from twenty48.web.history_models import PositionsAnswer, positions_json
+from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
 from twenty48.web.players_models import BoardName, LeaderboardAnswer
 from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, Digits, _json
@@ -98,8 +97,8 @@ async def public_replay(me: CallerDep, game_id: PublicGameId) -> Response:
 async def public_positions(
     me: CallerDep,
     game_id: PublicGameId,
-    first: Annotated[int, Query(alias="from", ge=0, description="The first move number")] = 0,
-    count: Annotated[int, Query(ge=1, le=MAX_POSITIONS)] = 100,
+    first: FirstMove = 0,
+    count: PositionCount = 100,
 ) -> Response:
     found = await me.run(me.web.store.public_positions, game_id, today(me.web.clock()), first, count)
     return Response(positions_json(found), media_type="application/json")

@@ -9,10 +9,16 @@ import anyio
 from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.store import ImportRefusedError, transfer
-from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.errors import error_response
 from twenty48.web.guard import MAX_IMPORT_BODY
-from twenty48.web.history_models import ImportAnswer, PositionsAnswer, StatsAnswer, positions_json
+from twenty48.web.history_models import (
+    FirstMove,
+    ImportAnswer,
+    PositionCount,
+    PositionsAnswer,
+    StatsAnswer,
+    positions_json,
+)
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
 from twenty48.web.routes import _ERRORS, CallerDep, GameId, _json
 
@@ -34,8 +40,8 @@ router = APIRouter(prefix="/api", responses=_ERRORS)
 async def positions(
     me: CallerDep,
     game_id: GameId,
-    first: Annotated[int, Query(alias="from", ge=0, description="The first move number")] = 0,
-    count: Annotated[int, Query(ge=1, le=MAX_POSITIONS)] = 100,
+    first: FirstMove = 0,
+    count: PositionCount = 100,
 ) -> Response:
     found = await me.run(me.web.store.positions, me.player, game_id, first, count)
     return Response(positions_json(found), media_type="application/json")

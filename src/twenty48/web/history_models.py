@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Literal, cast
+from typing import Annotated, Literal, cast
 
+from fastapi import Query
 from pydantic import BaseModel, Field
 
 from twenty48.store import Positions, Stats
+from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.models import Spawn, VariantName
+
+#: The page of positions a request asks for (the player's own game or a public one): from move
+#: ``first``, ``count`` of them.
+FirstMove = Annotated[int, Query(alias="from", ge=0, description="The first move number")]
+PositionCount = Annotated[int, Query(ge=1, le=MAX_POSITIONS)]
 
 
 class PositionItem(BaseModel):

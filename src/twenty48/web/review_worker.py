@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twenty48.store import Store
-from twenty48.web.worker import StoreWorker
+from twenty48.web.worker import CpuShare, StoreWorker
 
 logger = logging.getLogger("twenty48.web")
 
@@ -171,8 +171,8 @@ class ReviewWorker:
         pool, shared = self._child()
         shared[_JOB], shared[_DONE] = job.number, 0
         future = asyncio.wrap_future(pool.submit(_review, job.number, job.game))
-        clock, cpu = time.perf_counter(), _cpu()
-        reported = clock
+        server = CpuShare(_cpu)
+        reported = time.perf_counter()
         while not future.done():
             await asyncio.wait((future,), timeout=TICK_S)
             if future.done():
@@ -180,10 +180,8 @@ class ReviewWorker:
             # nice 19 is not enough on its own: on a machine whose two vCPUs are one core's
             # hyperthreads, the review on the idle one halves the server's speed on the other.
             # So while the server is busy the review pauses between positions.
-            now, used = time.perf_counter(), _cpu()
-            share = (used - cpu) / max(now - clock, 1e-6)
-            shared[_PAUSE] = BUSY_PAUSE_MS if share >= BUSY_SHARE else 0
-            clock, cpu = now, used
+            shared[_PAUSE] = BUSY_PAUSE_MS if server.since_last() >= BUSY_SHARE else 0
+            now = time.perf_counter()
             if now - reported < REPORT_S:
                 continue
             reported = now

@@ -131,6 +131,22 @@ class ClientGoneError(Exception):
     """The client hung up before its hint was ready."""
 
 
+class CpuShare:
+    """How busy the server has been: the share of one core that ``cpu`` (a CPU clock in seconds)
+    advanced by since the last look. The background solvers, hints here and reviews in
+    ``review_worker``, read it to pause while players are being served."""
+
+    def __init__(self, cpu: Callable[[], float]) -> None:
+        self._cpu = cpu
+        self._clock, self._used = time.perf_counter(), cpu()
+
+    def since_last(self) -> float:
+        now, used = time.perf_counter(), self._cpu()
+        share = (used - self._used) / max(now - self._clock, 1e-6)
+        self._clock, self._used = now, used
+        return share
+
+
 #: Seconds between two looks at how busy the event loop is while a hint runs.
 TICK_S = 0.1
 #: The event loop's CPU use (a share of one core) from which a running hint pauses, and how long
@@ -216,13 +232,11 @@ class HintWorker:
         left as it was last seen: the next hint starts paused if the server was busy then, rather
         than at full speed for a tick beside a busy server."""
         assert self.pace is not None
-        clock, cpu = time.perf_counter(), time.thread_time()
+        # The event loop's thread only: the search's own threads are in this process too.
+        loop = CpuShare(time.thread_time)
         while self._pending:
             await asyncio.sleep(TICK_S)
-            now, used = time.perf_counter(), time.thread_time()
-            share = (used - cpu) / max(now - clock, 1e-6)
-            self.pace.pause(BUSY_PAUSE_US if share >= BUSY_SHARE else 0)
-            clock, cpu = now, used
+            self.pace.pause(BUSY_PAUSE_US if loop.since_last() >= BUSY_SHARE else 0)
 
     def _abandon(self, job: _Hint) -> None:
         with self._lock:
