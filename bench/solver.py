@@ -2,8 +2,10 @@
 
 Prints the bench command's one JSON line, with 100 games from seed 0 unless told otherwise, and
 ``cores``: how many cores the run was pinned to (all the process may use unless ``--cores N`` pins
-it to the first N of them, which the solver's threads and ``--jobs`` processes then share). Every
-``2048 bench`` option applies:
+it to the first N of them, which the solver's threads and ``--jobs`` processes then share), and
+``moves_per_wall_s``: the whole run's moves per second of wall time. ``moves_per_s`` is the pace of
+one game (moves over the summed game times), so with ``--jobs J`` the run plays about J times that.
+Every ``2048 bench`` option applies:
 
     python bench/solver.py --depth 3                  # the depth-3 figure: 100 games
     python bench/solver.py --depth 3 --cores 1 --games 4 --seed 1   # the per-core figure
@@ -55,7 +57,12 @@ def main(argv: list[str]) -> int:
     with contextlib.redirect_stdout(out):
         status = cli(["bench", "--json", *arguments(argv)])
     for line in out.getvalue().splitlines():
-        print(json.dumps(json.loads(line) | {"cores": cores}) if line.startswith("{") else line)
+        if line.startswith("{"):
+            summary = json.loads(line)
+            wall = summary["wall_seconds"]
+            per_wall = round(summary["moves"] / wall, 1) if wall else 0.0
+            line = json.dumps(summary | {"cores": cores, "moves_per_wall_s": per_wall})
+        print(line)
     return status
 
 
