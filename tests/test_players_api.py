@@ -105,6 +105,17 @@ def test_a_transfer_code_moves_the_player_once(app, store: Store, clock: list[fl
         assert third.get("/api/me").json()["name"] is None
 
 
+def test_a_device_whose_first_request_is_the_claim_becomes_that_player(app) -> None:
+    with client(app) as laptop, client(app) as phone:
+        laptop.put("/api/me", json={"name": "Ada"})
+        code = laptop.post("/api/me/transfer").json()["code"]
+        # No cookie yet: the claim's cookie must be the only one the phone is given.
+        claimed = phone.post("/api/me/claim", json={"code": code})
+        assert claimed.status_code == 200
+        assert len(claimed.headers.get_list("set-cookie")) == 1
+        assert phone.get("/api/me").json()["name"] == "Ada"
+
+
 def test_a_transfer_code_expires(app, clock: list[float]) -> None:
     with client(app) as laptop, client(app) as phone:
         code = laptop.post("/api/me/transfer").json()["code"]

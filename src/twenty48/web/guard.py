@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 COOKIE_NAME = "twenty48_player"
 #: 32 random bytes: 256 bits, URL-safe base64 without padding.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+_COOKIE_PREFIX = f"{COOKIE_NAME}=".encode()
 #: Ten years: the player is anonymous, the cookie is the only way back to their games.
 COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
 #: Every request body of the API is a few dozen bytes.
@@ -119,7 +120,13 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", ()), *extra]
+                headers = list(message.get("headers", ()))
+                # An answer that sets the player cookie itself (a claimed transfer code) decides it:
+                # a second, fresh cookie after it would win in the browser and undo the claim.
+                sets_cookie = any(
+                    k.lower() == b"set-cookie" and v.startswith(_COOKIE_PREFIX) for k, v in headers
+                )
+                message["headers"] = [*headers, *(SECURITY_HEADERS if sets_cookie else extra)]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
