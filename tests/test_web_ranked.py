@@ -213,9 +213,26 @@ def test_reading_the_daily_challenge_creates_nothing(client: TestClient, store: 
 
 
 def test_seconds_left_count_down_to_the_next_utc_midnight() -> None:
-    assert seconds_to_midnight(datetime(2026, 12, 1, 23, 59, 30, tzinfo=UTC)) == 30
-    assert seconds_to_midnight(datetime(2026, 12, 1, 0, 0, 0, tzinfo=UTC)) == 86_400
-    assert seconds_to_midnight(datetime(2026, 12, 1, 12, 0, 0, 500_000, tzinfo=UTC)) == 43_200
+    assert seconds_to_midnight(datetime(2026, 12, 1, 23, 59, 30, tzinfo=UTC).timestamp()) == 30
+    assert seconds_to_midnight(datetime(2026, 12, 1, 0, 0, 0, tzinfo=UTC).timestamp()) == 86_400
+    assert seconds_to_midnight(datetime(2026, 12, 1, 12, 0, 0, 500_000, tzinfo=UTC).timestamp()) == 43_200
+
+
+def test_the_daily_challenge_follows_the_server_clock_and_time_time(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = [datetime(2031, 1, 1, 23, 59, 30, tzinfo=UTC).timestamp()]
+    monkeypatch.setattr("time.time", lambda: now[0])
+    with TestClient(create_app(store, limits=Limits(new_games_per_minute=1000))) as client:
+        before = client.get("/api/daily").json()
+        assert (before["date"], before["seconds_left"]) == ("2031-01-01", 30)
+        daily = client.post("/api/games", json={"daily": True}).json()
+        assert daily["daily"] == "2031-01-01"
+        now[0] += 60
+        after = client.get("/api/daily").json()
+        assert (after["date"], after["game_id"], after["seconds_left"]) == ("2031-01-02", None, 86_370)
+        board = client.get("/api/leaderboard", params={"board": "daily"}).json()
+        assert board["date"] == "2031-01-02"
 
 
 def test_only_a_keyless_request_creates_a_ranked_game(client: TestClient) -> None:

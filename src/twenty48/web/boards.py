@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
@@ -13,18 +13,13 @@ from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
 from twenty48.web.players_models import BoardName, LeaderboardAnswer
-from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, Digits, _json
+from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, Digits, _json, utc_date
 
 router = APIRouter(prefix="/api", responses=_ERRORS)
 
 PublicGameId = Annotated[
     int, Path(ge=1, le=ID_LIMIT, description="A game on the leaderboards, over (and past its day)."), Digits
 ]
-
-
-def today(clock_now: float) -> str:
-    """The UTC date at ``clock_now`` (Unix seconds): whose daily board is still running."""
-    return datetime.fromtimestamp(clock_now, UTC).date().isoformat()
 
 
 @router.get(
@@ -48,7 +43,7 @@ async def leaderboard(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT), Digits] = 20,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET), Digits] = 0,
 ) -> Response:
-    now = today(me.web.clock())
+    now = utc_date(me.web.clock())
     if board == "daily":
         if variant != DEFAULT_VARIANT:
             return error_response(422, "invalid_request", "variant: the daily challenge is classic only")
@@ -84,7 +79,7 @@ async def leaderboard(
     "other game answers 404.",
 )
 async def public_replay(me: CallerDep, game_id: PublicGameId) -> Response:
-    found = await me.run(me.web.store.public_replay, game_id, today(me.web.clock()))
+    found = await me.run(me.web.store.public_replay, game_id, utc_date(me.web.clock()))
     return _json(ReplayAnswer.of(found))
 
 
@@ -100,5 +95,5 @@ async def public_positions(
     first: FirstMove = 0,
     count: PositionCount = 100,
 ) -> Response:
-    found = await me.run(me.web.store.public_positions, game_id, today(me.web.clock()), first, count)
+    found = await me.run(me.web.store.public_positions, game_id, utc_date(me.web.clock()), first, count)
     return Response(positions_json(found), media_type="application/json")

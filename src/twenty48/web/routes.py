@@ -81,8 +81,9 @@ class WebContext:
     reviews: ReviewWorker = field(init=False)
     #: Remembered cookie token -> player id (it only saves a query; cleared when full).
     players: dict[str, int] = field(default_factory=dict)
-    #: Unix seconds now: transfer codes' expiry, the UTC day of the daily board (tests set it).
-    clock: Callable[[], float] = time.time
+    #: Unix seconds now: transfer codes' expiry, the UTC day of the daily challenge and its board
+    #: (tests set it). Looked up at each call, so a test that patches ``time.time`` moves it too.
+    clock: Callable[[], float] = field(default=lambda: time.time())
     #: Transfer codes tried per client address.
     claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
 
@@ -244,7 +245,7 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
     if body.daily:
-        record = await me.run(me.web.store.daily_game, me.player, utc_date(datetime.now(UTC)))
+        record = await me.run(me.web.store.daily_game, me.player, utc_date(me.web.clock()))
     else:
         record = await me.run(
             me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
@@ -260,19 +261,21 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
     "from a seed of the player's own that nobody can compute ahead. Creates nothing.",
 )
 async def daily(me: CallerDep) -> Response:
-    now = datetime.now(UTC)
+    now = me.web.clock()
     found = await me.run(me.web.store.daily, me.player, utc_date(now))
     return _json(DailyAnswer.of(found, seconds_to_midnight(now)))
 
 
-def utc_date(now: datetime) -> str:
-    return now.date().isoformat()
+def utc_date(now: float) -> str:
+    """The UTC date at ``now`` (Unix seconds): the daily challenge and board of that day."""
+    return datetime.fromtimestamp(now, UTC).date().isoformat()
 
 
-def seconds_to_midnight(now: datetime) -> int:
-    """Whole seconds (rounded up) until the next UTC day begins."""
-    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC)
-    return math.ceil((midnight - now).total_seconds())
+def seconds_to_midnight(now: float) -> int:
+    """Whole seconds (rounded up) from ``now`` (Unix seconds) until the next UTC day begins."""
+    day = datetime.fromtimestamp(now, UTC).date()
+    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
+    return math.ceil(midnight.timestamp() - now)
 
 
 @router.get(
