@@ -41,6 +41,9 @@ def test_players_games_hide_unhide_rename(location: Path | str, capsys: pytest.C
     assert "Ada -> Grace" in capsys.readouterr().out
     with open_store(location) as store:
         assert [e.name for e in store.leaderboard("all-time").entries] == ["Grace"]
+    # `--db` may also come before the action.
+    assert main(["admin", "--db", str(location), "players"]) == 0
+    assert "Grace" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from twenty48 import __version__
 
@@ -29,8 +30,16 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line (what is wrong, and where the help is), exit status 2: the usage
+    block argparse prints above them buries the one line that matters."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="2048",
         description="2048 exactly as its official rules define it. Without a command (options "
         "included, e.g. `2048 --port 8000`) it runs `serve`: the browser game.",

@@ -19,6 +19,8 @@ HELP = "Moderate the leaderboards: list players and their games, hide, unhide or
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # `--db` before or after the action: the action's own leaves the one before it alone when absent.
+    add_db_argument(parser)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     players = actions.add_parser("players", help="list the named players (--all: the anonymous ones too)")
     players.add_argument("--all", action="store_true", help="include players without a name")
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rename.add_argument("player", metavar="PLAYER", help="id or name")
     rename.add_argument("name", metavar="NAME")
     for action in actions.choices.values():
-        add_db_argument(action)
+        add_db_argument(action, argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,5 +19,5 @@ def parse_db(text: str) -> Location:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_db_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
-    parser.add_argument("--db", type=parse_db, default=None, metavar="PATH|URL", help=help_text)
+def add_db_argument(parser: argparse.ArgumentParser, help_text: str, default: str | None = None) -> None:
+    parser.add_argument("--db", type=parse_db, default=default, metavar="PATH|URL", help=help_text)

@@ -33,10 +33,11 @@ class Refused(Exception):
     """The command cannot do what was asked; the message says why, in one line."""
 
 
-def add_db_argument(parser: argparse.ArgumentParser) -> None:
+def add_db_argument(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     database.add_db_argument(
         parser,
         "the SQLite file or PostgreSQL URL of the saved games (default: the one `play` and `serve` use)",
+        default,
     )
 
 
