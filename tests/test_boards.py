@@ -114,11 +114,16 @@ def test_the_all_time_board_holds_each_players_best_game(location: Path | str) -
         assert (by_player[bob].game_id, by_player[bob].score) == bob_game
         assert [e.score for e in board.entries] == sorted((e.score for e in board.entries), reverse=True)
         assert store.leaderboard("all-time", "merge").entries == ()
-        # A deleted best gives way to the player's next best.
-        store.delete_game(ada, best[0])
+        # Only the game on the board is public: the player's other games stay private.
         other = next(g for g in ada_games if g != best)
+        assert store.public_owner(best[0], DAY) == ada
+        with pytest.raises(GameNotFoundError):
+            store.public_owner(other[0], DAY)
+        # A deleted best gives way to the player's next best, whose replay opens.
+        store.delete_game(ada, best[0])
         again = {e.player_id: e for e in store.leaderboard("all-time").entries}
         assert (again[ada].game_id, again[ada].score) == other
+        assert store.public_owner(other[0], DAY) == ada
 
 
 def test_hidden_players_leave_the_boards_and_their_replays_close(location: Path | str) -> None:

@@ -233,7 +233,8 @@ class BoardsConnection(Protocol):
         """The player's entry on the board, with its rank; None when they are not on it."""
 
     def public_game_owner(self, game_id: int, today: str) -> int | None:
-        """The player of the game if its replay is public on the UTC date ``today``."""
+        """The player of the game if its replay is public on the UTC date ``today``: it is over and
+        on a board now (its player's all-time best, or a daily game, once its day is past)."""
 
 
 class RankingConnection(Protocol):

@@ -93,7 +93,8 @@ class SQLiteBoards:
         row = self._db.execute(
             f"""SELECT p.id FROM games g JOIN players p ON p.id = g.player_id
                 WHERE g.id = ? AND {RANKED} AND g.finished_at IS NOT NULL AND {ON_BOARDS}
-                AND (g.daily IS NULL OR g.daily < ?)""",
+                AND (g.daily < ? OR g.daily IS NULL AND EXISTS (SELECT 1 FROM board_bests b
+                     WHERE b.variant = g.variant AND b.player_id = g.player_id AND b.game_id = g.id))""",
             (game_id, today),
         ).fetchone()
         return row[0] if row is not None else None
