@@ -60,6 +60,23 @@ def test_the_first_assisted_action_of_a_ranked_game_asks_first(pages: Pages) -> 
     assert page.is_hidden("#ask")
 
 
+def test_reviewing_the_ranked_game_in_progress_asks_first(pages: Pages) -> None:
+    page = pages.open(allow_errors=True)  # the review's first GET finds none yet (404 no_review)
+    first_move(page)
+    game_id = server_state(page)["id"]
+    page.goto(f"/#/review/{game_id}")
+    page.click("[data-part=start-review]")
+    page.wait_for_selector("#ask", state="visible")
+    assert page.text_content("#ask-text") == "This game will no longer count for the leaderboard."
+    page.click("#ask-no")  # cancelled: nothing asked of the server
+    page.wait_for_timeout(200)
+    assert server_state(page)["ranked"] and page.is_visible("[data-part=start-review]")
+    page.click("[data-part=start-review]")
+    page.click("#ask-yes")
+    page.wait_for_selector("#views .view[data-state=done]", timeout=60_000)
+    assert not server_state(page)["ranked"]
+
+
 def choose_a_name(page) -> None:
     """Only named players stand on the day's board, so only they have a place to show (the
     server outlives one test, and a name is one player's)."""

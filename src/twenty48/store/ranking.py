@@ -9,11 +9,12 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
 **Ranked** (the ``ranked`` column): a browser game the server started without a chosen seed counts
-for the leaderboards until its first assisted action (a hint, an auto-played move, an undo), which
-unranks it for good. Its spawns come from a fresh 256-bit key (``twenty48.spawns``' keyed scheme),
-kept in its state and withheld from every answer (``GameRecord.seed`` is None) until it is over, or
-replaced by a newer game (a daily game only when it is over: it can be resumed). Terminal games,
-games from a chosen seed, prepared and imported games are never ranked.
+for the leaderboards until its first assisted action (a hint, an auto-played move, an undo, or a
+review asked while it is played), which unranks it for good. Its spawns come from a fresh 256-bit
+key (``twenty48.spawns``' keyed scheme), kept in its state and withheld from every answer
+(``GameRecord.seed`` is None) until it is over, or replaced by a newer game (a daily game only when
+it is over: it can be resumed). Terminal games, games from a chosen seed, prepared and imported games
+are never ranked.
 
 **Daily challenge**: one classic game per player and UTC date, ranked. Its key is keyed BLAKE2b of
 the date and the player under the server's ``daily`` secret: nobody without the database can

@@ -32,12 +32,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twenty48.store import codec
 from twenty48.store.backend import Connection, GameRow, ReviewRow
-from twenty48.store.errors import GameInProgressError, PlayerNotFoundError
+from twenty48.store.errors import PlayerNotFoundError
 from twenty48.store.records import ID_LIMIT
 
 if TYPE_CHECKING:
     from twenty48.game import Game
-    from twenty48.store.records import GameRecord
 
 #: Seconds without word from a job's worker after which the job is taken for dead.
 STALE_S = 30.0
@@ -94,24 +93,20 @@ class ReviewsStore:
 
         def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]: ...
 
-        def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord: ...
-
     def request_review(
         self, player_id: int, game_id: int, setting: Mapping[str, Any], now: float | None = None
     ) -> ReviewRequest:
         """Ask for the review of the player's game at ``setting``; one job at a time per player.
-        Raises ``GameNotFoundError`` for a game that is not the player's, ``GameInProgressError``
-        for a ranked game that may still be played: the solver's view of its moves so far is help
-        for the moves to come, so it is reviewed once it is over (or no longer counts)."""
+        Raises ``GameNotFoundError`` for a game that is not the player's. A ranked game that may
+        still be played is unranked for good, as a hint would: the solver's view of its moves so far
+        is help for the moves to come (the page asks first)."""
         now = time.time() if now is None else now
         wanted = setting_text(setting)
         with self._write() as db:
             _lock(db, player_id)
             row, game = self._load(db, player_id, game_id)
             if codec.withheld(row, game):
-                raise GameInProgressError(
-                    "a ranked game is reviewed once it is over", self._as_record(db, row, game)
-                )
+                db.add_assists(game_id)
             found = db.review(game_id)
             if found is not None:
                 record = _record(found, row.revision, wanted, now)

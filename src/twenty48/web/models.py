@@ -120,7 +120,8 @@ class GameState(BaseModel):
     spawns: SpawnsName = Field(description="The spawn scheme: splitmix64, or blake2b for a ranked game.")
     ranked: bool = Field(
         description="The game counts for the leaderboards: started by the server without a chosen seed "
-        "and not assisted since (a hint, an auto-played move or an undo unranks it for good)."
+        "and not assisted since (a hint, an auto-played move, an undo or a review while it is played unranks "
+        "it for good)."
     )
     daily: str | None = Field(description="The UTC date (YYYY-MM-DD) of the daily challenge this game is.")
     variant: VariantName = Field(description=f"The game's rules: {VARIANT_HELP}")

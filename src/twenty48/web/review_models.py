@@ -49,20 +49,6 @@ class ReviewSetting(BaseModel):
     solver: int = Field(description="The solver version (twenty48.ai.solver.SOLVER_VERSION).")
 
 
-class Review(BaseModel):
-    accuracy: float | None = Field(
-        ge=0, le=100, description="Mean standing (0-100) of the graded moves; null with none."
-    )
-    grades: dict[GradeName, int] = Field(description="How many moves got each grade.")
-    turning_point: TurningPoint | None = Field(
-        description="The move after which the outlook fell furthest; null if it never fell."
-    )
-    moves: list[ReviewedMove]
-    start_outlook: float = Field(ge=0, le=100, description="The outlook of the starting position.")
-    covers: int = Field(description="The moves reviewed: the game's moves when the review was asked for.")
-    setting: ReviewSetting
-
-
 class ReviewStatus(BaseModel):
     game_id: int
     state: Literal["queued", "running", "done", "cancelled", "failed"]
@@ -72,11 +58,27 @@ class ReviewStatus(BaseModel):
         description="A done review at the server's review setting, of the game's line as it stands now "
         "(false once the game has moved on: asking again reviews it anew)."
     )
-    review: Review | None = Field(description="The review, once done.")
+    # Once done, the review's own fields (the object `2048 review --json` prints) follow; null before.
+    accuracy: float | None = Field(
+        None, ge=0, le=100, description="Mean standing (0-100) of the graded moves; null with none."
+    )
+    grades: dict[GradeName, int] | None = Field(None, description="How many moves got each grade.")
+    turning_point: TurningPoint | None = Field(
+        None, description="The move after which the outlook fell furthest; null if it never fell."
+    )
+    moves: list[ReviewedMove] | None = Field(None, description="Every move of the line, graded.")
+    start_outlook: float | None = Field(
+        None, ge=0, le=100, description="The outlook of the starting position."
+    )
+    covers: int | None = Field(
+        None, description="The moves reviewed: the game's moves when the review was asked for."
+    )
+    setting: ReviewSetting | None = Field(None, description="The review setting it was made at.")
 
 
 def status_json(record: ReviewRecord) -> str:
-    """The ``ReviewStatus`` of ``record`` as JSON text, its review spliced in as stored."""
+    """The ``ReviewStatus`` of ``record`` as JSON text; once done, the review's fields follow the
+    job's, spliced in as stored (a long game's review is not parsed again for each answer)."""
     head = json.dumps(
         {
             "game_id": record.game_id,
@@ -87,5 +89,6 @@ def status_json(record: ReviewRecord) -> str:
         },
         separators=(",", ":"),
     )
-    review = record.review_text if record.state == "done" and record.review_text is not None else "null"
-    return f'{head[:-1]},"review":{review}}}'
+    if record.state != "done" or record.review_text is None:
+        return head
+    return f"{head[:-1]},{record.review_text[1:]}"

@@ -115,7 +115,7 @@ let views = null;
 async function route() {
   if (!views && !location.hash.startsWith("#/")) return;
   auto.stop();
-  views ??= import("./views/views.js").then((module) => module.mount({ i18n, hud }));
+  views ??= import("./views/views.js").then((module) => module.mount({ i18n, hud, ask }));
   if ((await views).route(location.hash) === "play") queue.lookAgain();
 }
 

@@ -16,9 +16,10 @@ const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
 
 export class ReviewView {
-  constructor(root, { i18n, hud }) {
+  constructor(root, { i18n, hud, ask }) {
     this.i18n = i18n;
     this.hud = hud;
+    this.ask = ask;
     this.root = root;
     this.timer = 0;
     // Bumped by every open and close: an answer for an earlier one is dropped.
@@ -84,8 +85,18 @@ export class ReviewView {
   // A sentence and the button that asks for a review.
   offer(text) {
     const start = element("button", { class: "btn", "data-part": "start-review" }, this.t("reviewStart"));
-    start.addEventListener("click", () => this.act("POST"));
+    start.addEventListener("click", () => this.start());
     this.body.replaceChildren(element("p", { class: "message" }, text), start);
+  }
+
+  // The solver's view of a ranked game still being played helps it on, so the server unranks the
+  // game it reviews, as a hint does: the player is asked first, with the same question.
+  async start() {
+    const generation = this.generation;
+    const game = await call("GET", `/api/games/${this.gameId}`).catch(() => null);
+    if (generation !== this.generation) return;
+    if (game?.ranked && !game.over && !(await this.ask("assist"))) return;
+    if (generation === this.generation) this.act("POST");
   }
 
   showStatus(status) {
@@ -106,10 +117,10 @@ export class ReviewView {
     this.timer = setTimeout(() => this.refresh(generation), POLL_MS);
   }
 
-  result(status) {
-    const review = status.review;
+  // A done job's status carries the review's own fields.
+  result(review) {
     const parts = [this.summary(review)];
-    if (!status.current) {
+    if (!review.current) {
       const again = element("button", { class: "btn quiet", "data-part": "start-review" }, this.t("reviewAgain"));
       again.addEventListener("click", () => this.act("POST"));
       parts.push(element("p", { class: "message" }, this.t("reviewCovers", { n: review.covers })), again);
@@ -184,7 +195,7 @@ export class ReviewView {
       this.body.replaceChildren(element("p", { class: "message" }, this.t("gameGone")));
       return;
     }
-    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress", game_in_progress: "reviewRanked" }[error.code];
+    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress" }[error.code];
     this.offer(key ? this.t(key) : errorText(this.i18n, error));
   }
 }

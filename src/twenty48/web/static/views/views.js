@@ -36,7 +36,7 @@ function parse(hash) {
 }
 
 class Views {
-  constructor({ i18n, hud }) {
+  constructor({ i18n, hud, ask }) {
     this.i18n = i18n;
     this.play = document.querySelector("main.app");
     this.section = element("section", { id: "views", class: "views", hidden: "" });
@@ -48,7 +48,7 @@ class Views {
     this.main = element("div", { class: "view" });
     this.section.append(nav, this.main);
     this.play.after(this.section);
-    const context = { i18n, hud };
+    const context = { i18n, hud, ask };
     this.views = {
       history: new HistoryView(this.main, context),
       stats: new StatsView(this.main, context),
