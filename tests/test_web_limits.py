@@ -100,6 +100,31 @@ def test_a_visitors_game_is_the_same_on_reload_and_stored_at_its_first_move(
     assert client.get("/api/game").json() == state
 
 
+def test_every_route_of_a_game_reaches_the_visitors_first_game_under_0(client: TestClient) -> None:
+    # A client that kept the id it was shown (0) before its first move, as a script may.
+    state = client.get("/api/game").json()
+    for _ in range(3):
+        state = play_one(client, state | {"id": 0})
+    stored = state["id"]
+    positions = client.get("/api/games/0/positions").json()
+    assert positions == client.get(f"/api/games/{stored}/positions").json()
+    assert positions["total"] == 4
+    assert client.get("/api/games/0/replay").json()["error"] == "game_in_progress"
+    assert client.post("/api/games/0/review").status_code == 202
+    assert client.get("/api/games/0/review").json()["game_id"] == stored
+    assert client.delete("/api/games/0/review").status_code == 200
+    assert client.get("/api/games/0/export").json()["moves"] == 3  # unranked by the review
+    assert client.delete("/api/games/0").status_code == 204
+    assert client.get(f"/api/games/{stored}").status_code == 404
+
+
+def test_a_visitor_who_never_played_has_empty_statistics_and_history(client: TestClient, db: Path) -> None:
+    stats = client.get("/api/stats").json()
+    assert (stats["games"], stats["finished"], stats["best"], stats["recent"]) == (0, 0, None, [])
+    assert client.get("/api/export").json() == {"format": "twenty48-history/1", "games": []}
+    assert rows(db, "players") == 0
+
+
 def test_another_visitors_cookie_shows_another_game(client: TestClient) -> None:
     boards = set()
     for _ in range(8):

@@ -207,6 +207,11 @@ class Stats:
     #: Scores of the last 100 finished games, oldest first.
     recent: tuple[int, ...]
 
+    @classmethod
+    def unfinished(cls, variant: str, games: int = 0) -> Stats:
+        """The figures of a player who has finished none of their ``games`` yet."""
+        return cls(variant, games, 0, None, None, None, {}, {}, None, 0, 0, ())
+
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:

@@ -17,7 +17,7 @@ RECENT = 100
 def compute(db: Connection, query: StatsQuery) -> Stats:
     games, finished, best, mean, won = db.stats_totals(query)
     if finished == 0:
-        return Stats(query.variant, games, 0, None, None, None, {}, {}, None, 0, 0, ())
+        return Stats.unfinished(query.variant, games)
     exact = db.reach_counts(query, WINNING_TILE)
     tiles = [WINNING_TILE]
     while tiles[-1] < max(exact, default=WINNING_TILE):

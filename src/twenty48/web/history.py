@@ -9,6 +9,7 @@ import anyio
 from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.store import ImportRefusedError, transfer
+from twenty48.store.records import Stats
 from twenty48.web.errors import error_response
 from twenty48.web.guard import MAX_IMPORT_BODY
 from twenty48.web.history_models import (
@@ -20,7 +21,7 @@ from twenty48.web.history_models import (
     positions_json,
 )
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
-from twenty48.web.routes import _ERRORS, CallerDep, GameId, _json
+from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, GameId, _json
 
 #: Imports replay every game on a thread of their own, one at a time, so that a big file neither
 #: holds up the store thread (every player's moves) nor takes every core.
@@ -43,6 +44,7 @@ async def positions(
     first: FirstMove = 0,
     count: PositionCount = 100,
 ) -> Response:
+    game_id = await me.stored(game_id)
     found = await me.run(me.web.store.positions, me.player, game_id, first, count)
     return Response(positions_json(found), media_type="application/json")
 
@@ -55,6 +57,7 @@ async def positions(
     "next `GET /api/game` starts a new one. Its id is never reused.",
 )
 async def delete_game(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     await me.run(me.web.store.delete_game, me.player, game_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -68,6 +71,9 @@ async def stats(
         Query(description="exclude: only games known to have had no hint, auto-played move or undo"),
     ] = "include",
 ) -> Response:
+    if me.player == NO_PLAYER:
+        # A visitor who has not played yet has no games (and asking stores nothing).
+        return _json(StatsAnswer.of(Stats.unfinished(variant), assisted))
     found = await me.run(me.web.store.stats, me.player, variant, assisted=assisted == "include")
     return _json(StatsAnswer.of(found, assisted))
 
@@ -80,6 +86,7 @@ async def stats(
     '"board" (the final board: it catches a changed action that the score would not)}`.',
 )
 async def export_game(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     data = await me.run(me.web.store.export_game, me.player, game_id)
     return _file(data, f"twenty48-game-{game_id}.json")
 
@@ -90,6 +97,8 @@ async def export_game(me: CallerDep, game_id: GameId) -> Response:
     description='`{"format": "twenty48-history/1", "games": [game file, ...]}`, oldest first.',
 )
 async def export_history(me: CallerDep) -> Response:
+    if me.player == NO_PLAYER:
+        return _file(transfer.export_history([]), "twenty48-history.json")
     return _file(await me.run(me.web.store.export_history, me.player), "twenty48-history.json")
 
 

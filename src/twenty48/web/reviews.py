@@ -54,6 +54,7 @@ def _answer(record: ReviewRecord, code: int = status.HTTP_200_OK) -> Response:
     "`reviews_busy`, checked first); both carry `Retry-After`.",
 )
 async def request_review(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     store, reviews = me.web.store, me.web.reviews
     setting = _setting()
     found = await me.run(store.review_status, me.player, game_id, setting)
@@ -89,6 +90,7 @@ async def request_review(me: CallerDep, game_id: GameId) -> Response:
     "(`current` false: it covers the first `total` moves).",
 )
 async def get_review(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     found = await me.run(me.web.store.review_status, me.player, game_id, _setting())
     if found is None:
         return error_response(404, "no_review", f"no review was asked for game {game_id}")
@@ -104,6 +106,7 @@ async def get_review(me: CallerDep, game_id: GameId) -> Response:
     "a review already done, cancelled or failed is answered as it is.",
 )
 async def cancel_review(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     found = await me.run(me.web.store.cancel_review, me.player, game_id, _setting())
     if found is None:
         return error_response(404, "no_review", f"no review was asked for game {game_id}")

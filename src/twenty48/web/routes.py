@@ -127,6 +127,14 @@ class Caller:
         pending = self.pending()
         return me, (await me.run(me.web.store.adopt_pending, me.player, pending)).id
 
+    async def stored(self, game_id: int) -> int:
+        """The stored game a reading route's ``game_id`` names: ``PENDING_GAME``, the id a tab was
+        shown before the first move, is the game that move stored (a visitor with nothing stored has
+        no game 0 to read)."""
+        if game_id != PENDING_GAME or self.player == NO_PLAYER:
+            return game_id
+        return (await self.game_id(game_id))[1]
+
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it
         starts or shows a game), called once the request is known to be valid."""
@@ -448,6 +456,7 @@ def _rank(board: Board, time_limit: float, pace: Pace) -> dict[Direction, float]
     summary="A finished game's seed and moves",
 )
 async def replay(me: CallerDep, game_id: GameId) -> Response:
+    game_id = await me.stored(game_id)
     return _json(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
