@@ -52,6 +52,13 @@ def screen_of(app: Twenty48App) -> GameScreen:
     return app.game_screen
 
 
+def assists(db) -> tuple[int | None, int | None, int | None]:
+    """The current game's stored hints, auto-played moves and undos."""
+    with Store.open(db) as store:
+        summary = store.games(store.local_player().id, limit=1)[0]
+        return summary.hints, summary.auto_moves, summary.undos
+
+
 def stored_game(db) -> Game:
     with Store.open(db) as store:
         player = store.local_player()
@@ -454,6 +461,8 @@ async def test_a_hint_ranks_every_legal_move_and_highlights_the_best(db):
         # The hint belongs to its position: a move clears it.
         await pilot.press(screen.game.board.legal_moves()[0].value)
         assert hint.ranking is None
+    # Counted in the store as the browser's hints are (once per position).
+    assert assists(db) == (1, 0, 0)
 
 
 async def test_a_late_solver_answer_never_plays_or_shows_in_the_wrong_position(db):
@@ -536,6 +545,7 @@ async def test_auto_play_plays_the_solvers_moves_until_stopped(db):
         assert best_move(replay.board, depth=1) == action
         replay.move(action)
     assert stored_game(db).actions == actions
+    assert assists(db) == (0, len(actions), 0)
 
 
 async def test_a_key_press_takes_over_from_auto_play(db):

@@ -228,9 +228,9 @@ class GameScreen(Screen[None]):
         self._stop_autoplay()
         self._play(Direction(direction))
 
-    def _play(self, direction: Direction) -> None:
+    def _play(self, direction: Direction, *, auto: bool = False) -> None:
         with self._session_action():
-            turn = self.session.move(direction)
+            turn = self.session.move(direction, auto=auto)
             if turn.changed:
                 self._show(turn)
                 if turn.over or turn.won_now:
@@ -260,6 +260,8 @@ class GameScreen(Screen[None]):
             self._ranked = self._position
             return
         hint.show_thinking(self.game.board)
+        with self._session_action():
+            self.session.note_hint()
         self._ask_solver(self.settings.hint_seconds)
 
     def action_history(self) -> None:
@@ -362,7 +364,7 @@ class GameScreen(Screen[None]):
         if not ranking:
             self._stop_autoplay()
             return
-        self._play(next(iter(ranking)))
+        self._play(next(iter(ranking)), auto=True)
         if not self.autoplay:
             return
         if self._auto_timer is not None:

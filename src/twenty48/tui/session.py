@@ -110,15 +110,29 @@ class Session:
 
     # ---- actions --------------------------------------------------------------------------------
 
-    def move(self, direction: Direction) -> Turn:
-        """Play ``direction``. A move the game refuses (``turn.changed`` is False) touches no file.
+    def move(self, direction: Direction, *, auto: bool = False) -> Turn:
+        """Play ``direction`` (``auto``: the solver chose it, counted among the game's auto-played
+        moves). A move the game refuses (``turn.changed`` is False) touches no file.
 
         Raises ``ChangedElsewhere`` when another window changed the stored game: nothing is played and
         the session now holds the stored game."""
         turn = self.game.move(direction)
         if turn.changed:
-            self._write(lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision).game)
+            self._write(
+                lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision, auto=auto).game
+            )
         return turn
+
+    def note_hint(self) -> None:
+        """Count a hint asked on the position now (once per position), as the browser's are: the
+        statistics tell assisted games apart wherever they were played."""
+        saved = self._saved
+        if saved is None:
+            return
+        try:
+            saved.store.note_hint(saved.player_id, saved.game_id, saved.revision)
+        except StoreError as exc:
+            self._stop_saving(exc)
 
     def undo(self) -> bool:
         """Take back the last move; False when the game refuses (nothing to undo, or the game is over)."""
