@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
+from test_ai_review import random_game
 from twenty48.ai.review import REVIEW_SETTING, review_game
 from twenty48.cli import main
 from twenty48.commands.review import summary_lines
@@ -16,14 +16,6 @@ from twenty48.rules import Board
 from twenty48.store import Store
 
 ENDING = Board.from_rows([[16, 4, 0, 64], [2, 16, 32, 8], [64, 32, 16, 32], [4, 2, 64, 2]])
-
-
-def random_game(seed: int, moves: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.new(seed)
-    while not game.over and game.moves < moves:
-        game.move(rng.choice(game.board.legal_moves()))
-    return game
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -4,13 +4,13 @@ review, the queue and the per-player limit, cancelling, another player's game, a
 from __future__ import annotations
 
 import os
-import random
 import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from test_ai_review import random_game
 from twenty48.ai import best_move
 from twenty48.ai.review import REVIEW_SETTING, review_game
 from twenty48.game import Game
@@ -24,14 +24,6 @@ from twenty48.web.review_worker import REVIEW_NICENESS
 
 #: The review job's own fields; a done review's follow them.
 JOB = {"game_id", "state", "done", "total", "current"}
-
-
-def random_game(seed: int, moves: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.new(seed)
-    while not game.over and game.moves < moves:
-        game.move(rng.choice(game.board.legal_moves()))
-    return game
 
 
 def long_game(seed: int, moves: int = 1500) -> Game:
