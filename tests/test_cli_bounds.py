@@ -94,6 +94,30 @@ def test_a_url_as_db_is_refused_by_name(command, url, message, tmp_path, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate", "--db", "postgresql://nobody@/x"],
+        ["history", "--db", "postgresql://nobody@/x"],
+        ["admin", "--db", "postgresql://nobody@/x", "players"],
+        ["serve", "--db", "postgresql://nobody@/x", "--port", "0"],
+        ["copy", "--from", "SOURCE", "--to", "postgresql://nobody@/x"],
+    ],
+)
+def test_a_postgresql_url_without_psycopg_is_a_one_line_error(argv, tmp_path, monkeypatch, capsys):
+    # As on an install without the postgres extra: importing psycopg fails.
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    for module in [name for name in sys.modules if name.startswith("twenty48.store.")]:
+        if module.endswith((".postgres", ".copy", ".dialect")):
+            monkeypatch.delitem(sys.modules, module)
+    source = tmp_path / "games.sqlite3"
+    Store.open(source).close()
+    assert main([str(source) if word == "SOURCE" else word for word in argv]) == 1
+    err = capsys.readouterr().err
+    assert "PostgreSQL needs psycopg: pip install 'twenty48[postgres]'" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
 def test_serve_refuses_a_missing_directory_and_a_directory(tmp_path):
     for db, message in (
         (tmp_path / "no" / "dir" / "x.db", "no directory"),

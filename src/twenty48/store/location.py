@@ -17,6 +17,7 @@ from twenty48.store.errors import StoreError
 
 if TYPE_CHECKING:
     from twenty48.store.games import Store
+    from twenty48.store.postgres import PostgresBackend
 
 # RFC 3986's scheme syntax, followed by "://": a Windows path such as C:\games has no "//" after the colon.
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -63,6 +64,18 @@ def database_path(location: str | PathLike[str]) -> Path:
     return found
 
 
+def postgres_backend() -> type[PostgresBackend]:
+    """The PostgreSQL backend's class; ``StoreError`` (one line) when the ``postgres`` extra that
+    it needs is not installed."""
+    try:
+        from twenty48.store.postgres import PostgresBackend
+    except ImportError as exc:
+        raise StoreError(
+            f"PostgreSQL needs psycopg: pip install 'twenty48[postgres]' ({exc.name} is missing)"
+        ) from None
+    return PostgresBackend
+
+
 def open_store(location: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
     """The store at ``location``: a PostgreSQL database for a ``postgresql://`` URL (needs the
     ``postgres`` extra: ``pip install 'twenty48[postgres]'``), else the SQLite file there (None:
@@ -75,13 +88,7 @@ def open_store(location: str | PathLike[str] | None = None, *, group_commit: boo
     found = parse_location(location)
     if isinstance(found, Path):
         return Store.open(found, group_commit=group_commit)
-    try:
-        from twenty48.store.postgres import PostgresBackend
-    except ImportError as exc:
-        raise StoreError(
-            f"PostgreSQL needs psycopg: pip install 'twenty48[postgres]' ({exc.name} is missing)"
-        ) from None
-    return Store(PostgresBackend.open(found))
+    return Store(postgres_backend().open(found))
 
 
 def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
@@ -92,9 +99,7 @@ def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
 
     found = parse_location(location)
     if isinstance(found, str):
-        from twenty48.store.postgres import PostgresBackend
-
-        backend = PostgresBackend.open(found)
+        backend = postgres_backend().open(found)
         backend.close()
         return backend.migrated
     before = 0
