@@ -113,3 +113,24 @@ def test_export_import_and_delete(client: TestClient) -> None:
     assert client.delete(f"/api/games/{state['id']}").status_code == 204
     assert client.get(f"/api/games/{state['id']}").status_code == 404
     assert client.get("/api/game").json()["id"] > state["id"]
+
+
+def test_import_takes_a_multipart_upload_too(client: TestClient) -> None:
+    play(client, 12)
+    exported = client.get("/api/export").content
+    with TestClient(client.app) as other:
+        # As `curl -F file=@twenty48-history.json` sends it: one file part, beside a plain field.
+        form = {"note": "from my laptop"}
+        upload = {"file": ("twenty48-history.json", exported, "application/json")}
+        answer = other.post("/api/import", data=form, files=upload)
+        assert answer.status_code == 200 and len(answer.json()["imported"]) == 1
+        again = other.post("/api/import", files=upload).json()
+        assert again == {"imported": [], "skipped": 1}
+        broken = other.post("/api/import", files={"file": ("x.json", b"{not json", "application/json")})
+        assert (broken.status_code, broken.json()["error"]) == (400, "malformed_json")
+        empty = other.post(
+            "/api/import", content=b"--b--\r\n", headers={"content-type": "multipart/form-data; boundary=b"}
+        )
+        assert (empty.status_code, empty.json()["error"]) == (400, "malformed_upload")
+        listed = other.get("/api/games").json()["games"]
+        assert [game["id"] for game in listed if not game["current"]] == answer.json()["imported"]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -113,7 +116,8 @@ async def export_history(me: CallerDep) -> Response:
         },
     },
     summary="Import a game or history file",
-    description=f"Either file of the export routes, up to {MAX_IMPORT_BODY // (1 << 20)} MiB. Every game "
+    description=f"Either file of the export routes, up to {MAX_IMPORT_BODY // (1 << 20)} MiB, as the JSON "
+    "body or as the file of a `multipart/form-data` upload (`curl -F file=@history.json`). Every game "
     "is replayed; one whose actions do not replay, or whose recorded score, moves, largest tile or "
     "finished flag differ from its replay, refuses the whole file (422 `import_refused`, naming the "
     "game) and nothing is stored. Games already present are skipped. Imported games are finished, "
@@ -121,6 +125,12 @@ async def export_history(me: CallerDep) -> Response:
 )
 async def import_file(me: CallerDep, request: Request) -> Response:
     body = await request.body()
+    content_type = request.headers.get("content-type", "")
+    if content_type.lower().startswith("multipart/form-data"):
+        uploaded = _uploaded_file(content_type, body)
+        if uploaded is None:
+            return error_response(400, "malformed_upload", "the form holds no file part")
+        body = uploaded
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -135,6 +145,22 @@ async def import_file(me: CallerDep, request: Request) -> Response:
     me = await me.registered()
     result = await me.run(me.web.store.import_games, me.player, games)
     return _json(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
+
+
+def _uploaded_file(content_type: str, body: bytes) -> bytes | None:
+    """The first file in a ``multipart/form-data`` body (as ``curl -F file=@games.json`` or an HTML
+    form sends it), else its first part; None when there is no part. The body is within the
+    import limit already, and the standard library's MIME parser reads it."""
+    head = f"Content-Type: {content_type}\r\n\r\n".encode("latin-1", "replace")
+    form = BytesParser(policy=policy.HTTP).parsebytes(head + body)
+    if not form.is_multipart():
+        return None
+    parts = [part for part in form.iter_parts() if isinstance(part, EmailMessage)]
+    files = [part for part in parts if part.get_filename() is not None] or parts
+    if not files:
+        return None
+    payload = files[0].get_payload(decode=True)
+    return payload if isinstance(payload, bytes) else None
 
 
 def _file(data: dict[str, Any], name: str) -> Response:
