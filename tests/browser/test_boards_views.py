@@ -124,9 +124,10 @@ def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
     expect(page.locator(".view h2")).to_contain_text(str(game_id))
     page.wait_for_function("() => document.querySelector('.view').dataset.move !== undefined")
     assert f"#/public/{game_id}/" in page.url
-    # Another player's page opens the same public replay; an unranked game's stays closed.
-    stranger = pages.open(f"/#/public/{others[0]}")
+    # Another player opens a public replay from its shared link; an unranked game's stays closed.
+    stranger = pages.open(f"/public/{others[0]}")
     stranger.wait_for_selector('[data-part="move"]')
+    assert f"/#/public/{others[0]}" in stranger.url
     expect(stranger.locator(".message")).to_have_text("")
     practice = store.new_game(me, seed=3).id
     closed = pages.open(f"/#/public/{practice}", allow_errors=True)

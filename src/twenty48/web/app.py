@@ -8,7 +8,7 @@ from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp
@@ -98,6 +98,12 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    # A public replay's link to share: the page routes by fragment, which a server never sees.
+    @app.get("/public/{game_id:int}", include_in_schema=False)
+    @app.get("/public/{game_id:int}/{move:int}", include_in_schema=False)
+    async def public_replay(game_id: int, move: int | None = None) -> RedirectResponse:
+        return RedirectResponse(f"/#/public/{game_id}" + ("" if move is None else f"/{move}"))
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
