@@ -21,10 +21,10 @@ A move after which every spawn leaves no legal move (it ends the game at once) s
 blunder whatever its value, unless every legal move does so. Spawns are the classic 2 and 4: the
 solver assumes them too.
 
-Grades, from the points: ``best`` for the top value (ties share it), then ``good`` >= 70 (within
-about 2 % of the scale), ``inaccuracy`` >= 35 (about 9 %), ``mistake`` >= 10 (48 %), ``blunder``
-below. In the values seen over solver games a move the solver rates close (0.1-1 % apart) scores
-90-99; a move that breaks the corner scores under 10.
+Grades, from the points: ``best`` for the top value (ties share it, up to ``TIE``), then
+``good`` >= 70 (within about 2 % of the scale), ``inaccuracy`` >= 35 (about 9 %), ``mistake`` >= 10
+(48 %), ``blunder`` below. In the values seen over solver games a move the solver rates close
+(0.1-1 % apart) scores 90-99; a move that breaks the corner scores under 10.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ from twenty48.rules import Board, Direction
 OPENING_SCALE = 8 * 4 * 270.0
 #: The loss, as a fraction of the scale, at which a move scores 50 points.
 HALF_LOSS = 0.05
+#: Losses up to this are ties with the best: mirror-image moves have equal values but for the
+#: order in which floating point sums them (a difference in the 16th digit).
+TIE = 1e-9
 
 
 class Grade(StrEnum):
@@ -103,6 +106,9 @@ def standings(board: Board, values: Mapping[Direction, float]) -> dict[Direction
             out[direction] = Standing(0, Grade.BLUNDER, float("inf"))
             continue
         loss = max(0.0, best - value) / scale
+        if loss <= TIE:
+            out[direction] = Standing(100, Grade.BEST, 0.0)
+            continue
         points = points_for(loss)
-        out[direction] = Standing(points, Grade.BEST if value >= best else grade_for(points), loss)
+        out[direction] = Standing(points, grade_for(points), loss)
     return out
