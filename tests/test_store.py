@@ -41,8 +41,9 @@ def path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(location: Path | str):
-    """The contract tests' store: each runs on SQLite and on PostgreSQL (``location``)."""
-    with open_store(location) as s:
+    """The contract tests' store: each runs on SQLite and on PostgreSQL (``location``), opened as
+    ``Store.open`` opens either (the other test modules go through ``open_store``)."""
+    with Store.open(location) as s:
         yield s
 
 

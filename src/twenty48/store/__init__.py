@@ -115,10 +115,11 @@ Layout, and the seam for a second database::
     reviews.py     stored game reviews and their jobs' state and progress, across processes
     sqlite_reviews.py  their statements
 
-``Store(backend)`` takes any ``Backend``; ``Store.open(path)`` is the SQLite one, and
-``open_store(location)`` opens either backend: the PostgreSQL one (``postgres.py``) runs the same
-statements through ``dialect.py``, locks the player's row with ``SELECT ... FOR UPDATE`` and keeps
-its schema version in a table (``postgres_schema.py``); ``Store`` is unchanged.
+``Store(backend)`` takes any ``Backend``; ``Store.open(location)`` (or ``open_store``) opens the
+SQLite file a path names or the PostgreSQL database a ``postgresql://`` URL does. The PostgreSQL
+backend (``postgres.py``) runs the same statements through ``dialect.py``, locks the player's row
+with ``SELECT ... FOR UPDATE`` and keeps its schema version in a table (``postgres_schema.py``);
+``Store`` is unchanged.
 """
 
 from twenty48.store.backend import Backend, Connection

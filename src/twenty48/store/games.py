@@ -39,7 +39,7 @@ from twenty48.store.errors import (
 )
 from twenty48.store.history import HistoryStore
 from twenty48.store.limits import LimitsStore
-from twenty48.store.location import database_path
+from twenty48.store.location import parse_location, postgres_backend
 from twenty48.store.players import PlayersStore
 from twenty48.store.ranking import RankingStore
 from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
@@ -78,13 +78,19 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
         return Path(platformdirs.user_data_dir("twenty48", appauthor=False)) / "twenty48.sqlite3"
 
     @classmethod
-    def open(cls, path: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
-        """Open and migrate the SQLite database at ``path`` (default: ``default_path()``, whose
-        directory is created if needed), creating it if no file is there. With ``group_commit`` the
-        caller must ``flush()`` before acknowledging what it wrote."""
-        if path is None:
+    def open(cls, location: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
+        """Open and migrate the database at ``location``: the PostgreSQL database a
+        ``postgresql://`` URL names (needs the ``postgres`` extra), else the SQLite file there
+        (default: ``default_path()``, whose directory is created if needed), created if no file is
+        there. With ``group_commit`` (SQLite only; PostgreSQL commits are durable when they return)
+        the caller must ``flush()`` before acknowledging what it wrote. Raises ``StoreError`` (one
+        line) when it cannot be opened."""
+        if location is None:
             return cls(SQLiteBackend.open(cls.default_path(), group_commit, make_directory=True))
-        return cls(SQLiteBackend.open(database_path(path), group_commit))
+        found = parse_location(location)
+        if isinstance(found, str):
+            return cls(postgres_backend().open(found))
+        return cls(SQLiteBackend.open(found, group_commit))
 
     @staticmethod
     def set_aside(path: str | PathLike[str]) -> Path:

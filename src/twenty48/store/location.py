@@ -77,18 +77,10 @@ def postgres_backend() -> type[PostgresBackend]:
 
 
 def open_store(location: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
-    """The store at ``location``: a PostgreSQL database for a ``postgresql://`` URL (needs the
-    ``postgres`` extra: ``pip install 'twenty48[postgres]'``), else the SQLite file there (None:
-    ``Store.default_path()``). ``group_commit`` concerns SQLite only: PostgreSQL commits are
-    durable when they return. Raises ``StoreError`` (one line) when it cannot be opened."""
+    """``Store.open(location)``: the PostgreSQL database a URL names or the SQLite file a path does."""
     from twenty48.store.games import Store
 
-    if location is None:
-        return Store.open(None, group_commit=group_commit)
-    found = parse_location(location)
-    if isinstance(found, Path):
-        return Store.open(found, group_commit=group_commit)
-    return Store(postgres_backend().open(found))
+    return Store.open(location, group_commit=group_commit)
 
 
 def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
