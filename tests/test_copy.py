@@ -1,5 +1,5 @@
 """``2048 copy --from SQLite --to PostgreSQL`` on real databases: every game arrives, replays to its
-stored board, and reads back exactly; a target that already holds games is refused, unchanged."""
+stored board, and reads back exactly; a target that already holds players or games is refused, unchanged."""
 
 from __future__ import annotations
 
@@ -100,3 +100,31 @@ def test_a_game_that_does_not_replay_stops_the_copy_before_anything_is_written(
     assert f"game {game_id}" in capsys.readouterr().err
     with open_store(postgres_url) as target:
         assert target.games(target.local_player().id) == []
+
+
+def test_a_target_where_a_server_only_started_takes_the_copy(tmp_path: Path, postgres_url: str) -> None:
+    source = tmp_path / "games.sqlite3"
+    _fill(source)
+    with Store.open(source) as store:
+        kept = store.server_secret("pending")
+    # What `2048 serve` writes on its first start: a secret of its own, and no player.
+    with open_store(postgres_url) as target:
+        assert target.server_secret("pending") != kept
+    assert cli.main(["copy", "--from", str(source), "--to", postgres_url]) == 0
+    with open_store(postgres_url) as target:
+        assert target.server_secret("pending") == kept
+
+
+def test_a_target_with_a_player_and_no_game_is_refused_unchanged(
+    tmp_path: Path, postgres_url: str, capsys
+) -> None:
+    source = tmp_path / "games.sqlite3"
+    _fill(source)
+    with open_store(postgres_url) as target:
+        someone = target.local_player("someone").id
+    assert cli.main(["copy", "--from", str(source), "--to", postgres_url]) == 1
+    err = capsys.readouterr().err
+    assert "already holds 0 games of 1 players: copy only into a database without players" in err
+    with open_store(postgres_url) as target:
+        assert target.local_player("someone").id == someone
+        assert len(target.players_overview(named_only=False)) == 1

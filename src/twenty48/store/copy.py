@@ -31,7 +31,8 @@ class CopyResult(NamedTuple):
 
 def copy_store(source: Path, target: str) -> CopyResult:
     """Copy the SQLite store at ``source`` into the PostgreSQL database ``target``. Raises
-    ``StoreError`` if the target already holds games or a game does not replay to its state."""
+    ``StoreError`` if the target already holds players or games, or a game does not replay to its
+    state."""
     from twenty48.store.games import Store
 
     with Store.open(source):  # migrates the source to the current schema
@@ -74,9 +75,13 @@ def _verified_games(db: sqlite3.Connection, source: Path) -> list[tuple[int, int
 
 
 def _copy_rows(db: sqlite3.Connection, pg: psycopg.Connection[Any], location: str) -> dict[str, int]:
+    (players,) = pg.execute("SELECT count(*) FROM players").fetchone() or (0,)
     (present,) = pg.execute("SELECT count(*) FROM games").fetchone() or (0,)
-    if present:
-        raise StoreError(f"{location} already holds {present} games: copy only into an empty database")
+    if players or present:
+        raise StoreError(
+            f"{location} already holds {present} games of {players} players: copy only into a database "
+            "without players"
+        )
     tables = [
         name
         for (name,) in db.execute(
@@ -87,6 +92,10 @@ def _copy_rows(db: sqlite3.Connection, pg: psycopg.Connection[Any], location: st
     order = ["players", "games", *(t for t in tables if t not in ("players", "games"))]
     counts: dict[str, int] = {}
     try:
+        # Every other table belongs to a player but the server's secrets: a server started on the
+        # empty target made its own, which nothing there uses yet; the source's, which its games use, win.
+        names = [name for (name,) in db.execute("SELECT name FROM server_secrets")]
+        pg.execute("DELETE FROM server_secrets WHERE name = ANY(%s)", (names,))
         for table in order:
             counts[table] = _copy_table(db, pg, table)
         for player_id, game_id in db.execute(
