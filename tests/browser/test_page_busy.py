@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 
 import httpx
 import pytest
@@ -30,10 +32,19 @@ def test_a_hint_while_the_solver_is_taken_shows_a_short_notice(pages: Pages, liv
     )
     other_tab.start()
     try:
-        page.wait_for_timeout(300)
+        # The page asks only once the server holds the other tab's hint (its lease is in the store).
+        deadline = time.monotonic() + 20
+        while not _hint_in_flight(live_server):
+            assert time.monotonic() < deadline, "the other tab's hint never started"
+            time.sleep(0.02)
         page.click("#hint")
         page.wait_for_selector("#notice:not([hidden])", timeout=5000)
         assert "solver is busy" in page.text_content("#notice")
         assert "reach the server" not in page.text_content("#notice")
     finally:
         other_tab.join()
+
+
+def _hint_in_flight(live_server: LiveServer) -> bool:
+    with sqlite3.connect(live_server.store.path) as db:
+        return db.execute("SELECT 1 FROM player_limits WHERE hint_lease IS NOT NULL").fetchone() is not None
