@@ -41,6 +41,9 @@ def test_an_unknown_player_is_a_store_error(store: Store, player_id: int) -> Non
         lambda: store.add_game(player_id, Game.new(1)),
         lambda: store.best_score(player_id),
         lambda: store.damaged_games(player_id),
+        lambda: store.games(player_id),
+        lambda: store.daily(player_id, "2026-12-01"),
+        lambda: store.stats(player_id, "classic"),
     ):
         with pytest.raises(PlayerNotFoundError, match="no player") as caught:
             call()

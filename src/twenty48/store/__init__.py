@@ -80,7 +80,8 @@ Guarantees:
   (``twenty48.store.errors``, which draws the whole tree). A file that is not a twenty48 database
   (``ForeignDatabaseError``), comes from a newer version (``NewerDatabaseError``) or is damaged
   raises a ``StoreUnreadableError``; an unknown player, ``PlayerNotFoundError``; every store
-  exception derives from ``StoreError``.
+  exception derives from ``StoreError`` (but a display name the name rules refuse:
+  ``twenty48.names.NameRefused``).
 - **Opening changes nothing it should not.** A file is recognised (SQLite header, application id,
   schema version) and checked (``PRAGMA quick_check``) before anything is written to it, so a foreign
   or damaged file is refused exactly as it was found. An existing empty (0-byte) file is refused too:
@@ -156,13 +157,16 @@ from twenty48.store.records import (
     Replay,
     Stats,
 )
-from twenty48.store.schema import APPLICATION_ID
+from twenty48.store.schema import APPLICATION_ID, MIGRATIONS
+from twenty48.store.sqlite import BUSY_TIMEOUT_MS
 from twenty48.store.transfer import ImportRefusedError
 
 __all__ = [
     "APPLICATION_ID",
+    "BUSY_TIMEOUT_MS",
     "CACHE_SIZE",
     "ID_LIMIT",
+    "MIGRATIONS",
     "TERMINAL_PLAYER",
     "ActionRejectedError",
     "Backend",

@@ -18,7 +18,9 @@ from typing import NamedTuple, Protocol
 
 from twenty48.game import Action
 from twenty48.rules import Board
+from twenty48.store.errors import PlayerNotFoundError
 from twenty48.store.records import (
+    ID_LIMIT,
     BoardEntry,
     DamagedGame,
     GameSummary,
@@ -388,3 +390,12 @@ class Backend(Protocol):
         """Make every commit so far durable, for a backend that defers that (group commit)."""
 
     def close(self) -> None: ...
+
+
+def current_game_of(db: Connection, player_id: int) -> int | None:
+    """The player's current game (None when it has none); raises ``PlayerNotFoundError`` for an
+    unknown player, an id no column can hold included. In a write transaction on PostgreSQL it
+    also takes the player's row lock, as every action of a player does."""
+    if not 0 < player_id <= ID_LIMIT:
+        raise PlayerNotFoundError(f"no player {player_id}")
+    return db.current_game_id(player_id)

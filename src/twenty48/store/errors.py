@@ -10,6 +10,8 @@
     ├── GameNotFoundError      no such game for this player (also a LookupError)
     ├── NameTakenError         another player has this display name (or its case-twin)
     ├── TransferCodeError      a transfer code that does not work; ``reason``: unknown, expired, used
+    ├── ImportRefusedError     a game or history file that does not replay as recorded (also a
+    │                          ValueError; defined in ``transfer``, which checks files before any store)
     └── GameConflictError      the action does not fit the game's present state; ``game`` is that
         │                      state, unchanged
         ├── StaleRevisionError     the caller's revision is not the game's current one
@@ -17,6 +19,9 @@
         ├── ActionRejectedError    the Game refused the action (nothing to undo, no win to keep
         │                          going from, a single-tile move on a classic game)
         └── GameInProgressError    replay data only for finished games; a ranked game's review too
+
+``set_name`` also raises ``twenty48.names.NameRefused`` (a ValueError, not a StoreError) for a name
+the name rules refuse: those rules are checked before the database is asked, by the web too.
 
 A refusal is decided once, by the ``Game`` (``twenty48.game.IllegalAction`` and its subclasses);
 ``refusal`` is the only place that turns one into a store error. The store itself decides only what

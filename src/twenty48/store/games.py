@@ -24,7 +24,7 @@ from twenty48 import spawns
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Direction
 from twenty48.store import checkpoints, codec, durability
-from twenty48.store.backend import Backend, Connection, GameRow, ListQuery
+from twenty48.store.backend import Backend, Connection, GameRow, ListQuery, current_game_of
 from twenty48.store.boards import BoardsStore
 from twenty48.store.cache import GameCache
 from twenty48.store.errors import (
@@ -158,13 +158,13 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
         an unknown variant and ``PlayerNotFoundError`` for an unknown player."""
         name = get_variant(variant).name
         with self._read() as db:
-            _current_game_id(db, player_id)
+            current_game_of(db, player_id)
             return db.best_score(player_id, name)
 
     def damaged_games(self, player_id: int) -> list[DamagedGame]:
         """The player's games that the store found damaged, and what it did with each (oldest first)."""
         with self._read() as db:
-            _current_game_id(db, player_id)
+            current_game_of(db, player_id)
             return db.damaged_games(player_id)
 
     # ---- games ----------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
         """The player's current game; a new one is started if the player has none (``ranked``: a
         ranked one, see ``new_game``)."""
         with self._read() as db:
-            current = _current_game_id(db, player_id)
+            current = current_game_of(db, player_id)
         if current is not None:
             return self.get_game(player_id, current)
         with self._write() as db:
@@ -197,7 +197,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
             raise ValueError("a game from a chosen seed is practice: it is never ranked")
         game = _new(seed, variant, ranked)
         with self._write() as db:
-            current = _current_game_id(db, player_id)
+            current = current_game_of(db, player_id)
             if current is not None:
                 try:
                     row, old = self._load(db, player_id, current)
@@ -286,13 +286,15 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
     ) -> list[GameSummary]:
         """The player's games, newest first, or highest ``sort="score"`` / ``"max_tile"`` first
         (ties newest first); ``before`` (a game id) pages on after that game; ``variant`` and
-        ``finished`` filter. Raises ValueError for an unknown sort or variant."""
+        ``finished`` filter. Raises ValueError for an unknown sort or variant and
+        ``PlayerNotFoundError`` for an unknown player."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
         if sort not in SORTS:
             raise ValueError(f"sort must be one of {', '.join(SORTS)}, got {sort!r}")
         name = get_variant(variant).name if variant is not None else None
         with self._read() as db:
+            current_game_of(db, player_id)
             return db.history(player_id, ListQuery(sort, name, finished, before, limit))
 
     def replay(self, player_id: int, game_id: int) -> Replay:
@@ -353,7 +355,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
 
     def _add(self, player_id: int, game: Game) -> GameRecord:
         with self._write() as db:
-            _current_game_id(db, player_id)
+            current_game_of(db, player_id)
             return self._record(db, player_id, self._insert(db, player_id, game))
 
     def _insert(
@@ -476,13 +478,6 @@ def _log(db: Connection, game_id: int, game: Game, first_ply: int) -> None:
     """Write the game's actions from ``first_ply`` on: the one way actions reach the database, for
     a game being stored (all of them) as for a move (the last one)."""
     db.append_actions(game_id, first_ply, game.actions[first_ply:])
-
-
-def _current_game_id(db: Connection, player_id: int) -> int | None:
-    """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
-    if not 0 < player_id <= ID_LIMIT:
-        raise PlayerNotFoundError(f"no player {player_id}")
-    return db.current_game_id(player_id)
 
 
 def web_key(token: str) -> str:

@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from twenty48.store import checkpoints, codec, stats, transfer
-from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery
-from twenty48.store.errors import GameInProgressError, GameNotFoundError, PlayerNotFoundError
+from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery, current_game_of
+from twenty48.store.errors import GameInProgressError, GameNotFoundError
 from twenty48.store.records import ID_LIMIT, GameRecord, ImportResult, Positions, Stats
 from twenty48.variants import get_variant
 
@@ -70,7 +70,9 @@ class HistoryStore:
         had no hint, auto-played move or undo."""
         name = get_variant(variant).name
         with self._read() as db:
-            return stats.compute(db, StatsQuery(player_id, name, _player(db, player_id), not assisted))
+            return stats.compute(
+                db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted)
+            )
 
     def note_hint(self, player_id: int, game_id: int, revision: int) -> None:
         """Count a hint asked on the game at ``revision``; asking again at that revision counts nothing.
@@ -99,7 +101,7 @@ class HistoryStore:
     def export_history(self, player_id: int) -> dict[str, Any]:
         """Every game of the player, oldest first, as a ``twenty48-history/1`` file."""
         with self._read() as db:
-            _player(db, player_id)
+            current_game_of(db, player_id)
             ids = [s.id for s in db.history(player_id, ListQuery("date", None, None, None, ID_LIMIT))]
             # A ranked game in progress is left out: its seed would tell every tile still to come.
             return transfer.export_history(
@@ -116,7 +118,7 @@ class HistoryStore:
         imported: list[int] = []
         skipped = 0
         with self._write() as db:
-            _player(db, player_id)
+            current_game_of(db, player_id)
             seen: set[tuple[object, ...]] = set()
             for item in games:
                 if item.key in seen or any(
@@ -151,13 +153,6 @@ def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:
     if row is None:
         raise GameNotFoundError(f"no game {game_id} for this player")
     return row
-
-
-def _player(db: Connection, player_id: int) -> int | None:
-    """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
-    if not 0 < player_id <= ID_LIMIT:
-        raise PlayerNotFoundError(f"no player {player_id}")
-    return db.current_game_id(player_id)
 
 
 def _now() -> str:

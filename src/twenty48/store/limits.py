@@ -20,9 +20,7 @@ import uuid
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from twenty48.store.backend import Connection
-from twenty48.store.errors import PlayerNotFoundError
-from twenty48.store.records import ID_LIMIT
+from twenty48.store.backend import Connection, current_game_of
 
 
 class LimitsStore:
@@ -39,7 +37,7 @@ class LimitsStore:
             raise ValueError("per_minute must be at least 1")
         now = time.time() if now is None else now
         with self._write() as db:
-            _lock(db, player_id)
+            current_game_of(db, player_id)
             tokens, then = db.new_game_bucket(player_id) or (float(per_minute), now)
             # max(0, ...): a clock set back must not drain the bucket.
             tokens = min(per_minute, tokens + max(0.0, now - then) * per_minute / 60)
@@ -54,7 +52,7 @@ class LimitsStore:
         lease of the player is still valid."""
         now = time.time() if now is None else now
         with self._write() as db:
-            _lock(db, player_id)
+            current_game_of(db, player_id)
             held = db.hint_lease(player_id)
             if held is not None and held[1] > now:
                 return None
@@ -66,15 +64,7 @@ class LimitsStore:
         """End ``lease``: the player may ask again. A lease that expired and was claimed anew
         meanwhile is not this one, and stays."""
         with self._write() as db:
-            _lock(db, player_id)
+            current_game_of(db, player_id)
             held = db.hint_lease(player_id)
             if held is not None and held[0] == lease:
                 db.set_hint_lease(player_id, None, None)
-
-
-def _lock(db: Connection, player_id: int) -> None:
-    """Check the player exists and take its write lock (``current_game_id`` locks its row on
-    PostgreSQL)."""
-    if not 0 < player_id <= ID_LIMIT:
-        raise PlayerNotFoundError(f"no player {player_id}")
-    db.current_game_id(player_id)

@@ -31,10 +31,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from twenty48.game import Game
-from twenty48.store.backend import BoardQuery, Connection, GameRow
+from twenty48.store.backend import BoardQuery, Connection, GameRow, current_game_of
 from twenty48.store.codec import unplayed
-from twenty48.store.errors import GameNotFoundError, PlayerNotFoundError, StoreUnreadableError
-from twenty48.store.records import ID_LIMIT, Daily, GameRecord
+from twenty48.store.errors import GameNotFoundError, StoreUnreadableError
+from twenty48.store.records import Daily, GameRecord
 from twenty48.variants import CLASSIC
 
 #: The secret the daily challenges' keys are derived from.
@@ -95,7 +95,7 @@ class RankingStore:
         game with no move yet gives the daily game its row, as in ``new_game``."""
         key = daily_key(self.server_secret(DAILY_SECRET), date, player_id)
         with self._write() as db:
-            current = _player(db, player_id)
+            current = current_game_of(db, player_id)
             found = db.daily_game_id(player_id, date)
             if found is not None:
                 try:
@@ -137,8 +137,7 @@ class RankingStore:
         place on the day's leaderboard (None unless it is there: ranked, the player named and shown),
         so that the page's "#2 today" and the board never disagree."""
         with self._read() as db:
-            if not 0 < player_id <= ID_LIMIT:
-                return Daily(date, None, None)
+            current_game_of(db, player_id)
             found = db.daily_game_id(player_id, date)
             if found is None or db.game(player_id, found) is None:
                 return Daily(date, None, None)
@@ -152,7 +151,7 @@ class RankingStore:
         choosing a name first) gets it stored now as their current, ranked game. Never later: the
         key of a first game that was played and shown must not start a second one."""
         with self._write() as db:
-            current = _player(db, player_id)
+            current = current_game_of(db, player_id)
             if current is None and not db.has_games(player_id):
                 return self._record(db, player_id, self._insert(db, player_id, game, ranked=True))
             if current is None:
@@ -161,13 +160,6 @@ class RankingStore:
             if found.seed != game.seed:
                 raise GameNotFoundError("the game shown was replaced by another one meanwhile")
             return self._as_record(db, row, found)
-
-
-def _player(db: Connection, player_id: int) -> int | None:
-    """The player's current game; raises ``PlayerNotFoundError`` for an unknown player."""
-    if not 0 < player_id <= ID_LIMIT:
-        raise PlayerNotFoundError(f"no player {player_id}")
-    return db.current_game_id(player_id)
 
 
 def _now() -> str:

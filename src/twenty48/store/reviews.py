@@ -31,9 +31,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from twenty48.store import codec
-from twenty48.store.backend import Connection, GameRow, ReviewRow
-from twenty48.store.errors import PlayerNotFoundError
-from twenty48.store.records import ID_LIMIT
+from twenty48.store.backend import Connection, GameRow, ReviewRow, current_game_of
 
 if TYPE_CHECKING:
     from twenty48.game import Game
@@ -103,7 +101,7 @@ class ReviewsStore:
         now = time.time() if now is None else now
         wanted = setting_text(setting)
         with self._write() as db:
-            _lock(db, player_id)
+            current_game_of(db, player_id)
             row, game = self._load(db, player_id, game_id)
             if codec.withheld(row, game):
                 db.add_assists(game_id)
@@ -138,7 +136,7 @@ class ReviewsStore:
         """Cancel the game's job if one is under way; the row as it then stands (None: never asked)."""
         now = time.time() if now is None else now
         with self._write() as db:
-            _lock(db, player_id)
+            current_game_of(db, player_id)
             row, _ = self._load(db, player_id, game_id)
             found = db.review(game_id)
             if found is None:
@@ -199,13 +197,6 @@ def _record(row: ReviewRow, revision: int, wanted: str, now: float) -> ReviewRec
         review_text=row.review,
         current=state == "done" and row.setting == wanted and row.revision == revision,
     )
-
-
-def _lock(db: Connection, player_id: int) -> None:
-    """Check the player exists and take its write lock, as ``twenty48.store.limits`` does."""
-    if not 0 < player_id <= ID_LIMIT:
-        raise PlayerNotFoundError(f"no player {player_id}")
-    db.current_game_id(player_id)
 
 
 def _now() -> str:

@@ -35,6 +35,7 @@ from twenty48.checks import is_int
 from twenty48.game import Game, Start, parse_action
 from twenty48.rules import Board
 from twenty48.store.checkpoints import Index, Indexer, start_game
+from twenty48.store.errors import StoreError
 from twenty48.variants import get_variant
 
 GAME_FORMAT = "twenty48-game/1"
@@ -45,7 +46,7 @@ _REQUIRED = {"format", "seed", "variant", "actions", "score", "moves", "max_tile
 _FIELDS = _REQUIRED | {"start_board", "start_score", "board", "spawns"}
 
 
-class ImportRefusedError(ValueError):
+class ImportRefusedError(StoreError, ValueError):
     """The file is not a game or history file, or one of its games does not replay as recorded."""
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, BeforeValidator
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, GameFinishedError, MoveOutcome, StaleRevisionError, Store
+from twenty48.store import ID_LIMIT, Daily, GameFinishedError, MoveOutcome, StaleRevisionError, Store
 from twenty48.store.errors import refusal
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import MAX_BODY, player_token
@@ -270,7 +270,10 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
 )
 async def daily(me: CallerDep) -> Response:
     now = me.web.clock()
-    found = await me.run(me.web.store.daily, me.player, utc_date(now))
+    if me.player == NO_PLAYER:
+        found = Daily(utc_date(now), None, None)
+    else:
+        found = await me.run(me.web.store.daily, me.player, utc_date(now))
     return _json(DailyAnswer.of(found, seconds_to_midnight(now)))
 
 
@@ -302,6 +305,8 @@ async def list_games(
     variant: Annotated[VariantName | None, Query(description=VARIANT_HELP)] = None,
     finished: Annotated[bool | None, Query(description="Only finished (true) or unfinished games")] = None,
 ) -> Response:
+    if me.player == NO_PLAYER:
+        return _json(GameList(games=[], next_before=None))
     games = await me.run(
         me.web.store.games,
         me.player,
