@@ -238,6 +238,36 @@ def test_export_refusals(db: Path, tmp_path: Path, capsys) -> None:
     assert target.read_text() == "kept" and list(tmp_path.glob(".*part")) == []
 
 
+def test_export_writes_through_links_and_into_devices_without_replacing_them(
+    db: Path, tmp_path: Path, capsys
+) -> None:
+    target = tmp_path / "games.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert run(capsys, "export", "--all", "-o", str(link), "--db", str(db))[0] == 0
+    assert link.is_symlink() and json.loads(target.read_text())["format"] == "twenty48-history/1"
+    # A device is written into (here: one that is always full), never swapped for a file.
+    assert "No space left on device" in refused(capsys, "export", "--all", "-o", "/dev/full", "--db", str(db))
+    assert Path("/dev/full").is_char_device()
+    assert run(capsys, "export", "--all", "-o", "/dev/null", "--db", str(db))[0] == 0
+    assert Path("/dev/null").is_char_device()
+
+
+def test_import_reads_only_a_regular_file_of_bounded_size(
+    db: Path, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from twenty48.commands import import_games
+
+    for path in ("/dev/zero", str(tmp_path)):
+        assert "is not a regular file" in refused(capsys, "import", path, "--db", str(db))
+    monkeypatch.setattr(import_games, "MAX_FILE_BYTES", 1 << 20)
+    big = tmp_path / "big.json"
+    with big.open("wb") as file:
+        file.truncate((1 << 20) + 1)
+    assert "is over 1 MiB" in refused(capsys, "import", str(big), "--db", str(db))
+
+
 def test_an_unreadable_database_is_one_line_and_status_1(tmp_path: Path, capsys) -> None:
     damaged = tmp_path / "damaged.sqlite3"
     damaged.write_bytes(b"this is not a database" * 100)

@@ -41,11 +41,21 @@ def run(args: argparse.Namespace) -> int:
 
 def write(path: Path, text: str) -> None:
     """Write ``text`` whole or not at all: to a file beside ``path``, then renamed over it, so an
-    interrupted export never leaves half a file where a good one was."""
-    part = path.with_name(f".{path.name}.part")
+    interrupted export never leaves half a file where a good one was. A symbolic link is written
+    through (its target is replaced, the link stays); what is not a regular file (a device, a
+    pipe) is written into, never replaced by a file."""
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        if target.exists() and not target.is_file():
+            with target.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+            return
+    except OSError as exc:
+        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+    part = target.with_name(f".{target.name}.part")
     try:
         part.write_text(text, encoding="utf-8")
-        os.replace(part, path)
+        os.replace(part, target)
     except OSError as exc:
         part.unlink(missing_ok=True)
         raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -34,15 +34,29 @@ def run(args: argparse.Namespace) -> int:
     return with_store("import", args.db, act)
 
 
+#: The largest file read: far past any real history (a 30,000-move game is about 150 KB), and a
+#: bound on the memory a wrong path can take.
+MAX_FILE_BYTES = 256 << 20
+
+
 def read_json(path: Path) -> object:
+    """The JSON in the regular file at ``path``, or ``Refused`` saying in one line why not."""
     try:
-        text = path.read_bytes()
+        # Checked before opening: opening a pipe would wait for a writer, a device never ends.
+        if path.exists() and not path.is_file():
+            raise Refused(f"{path} is not a regular file: give the path of an exported game or history file")
+        with path.open("rb") as stream:
+            text = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise Refused(f"{path} is over {MAX_FILE_BYTES >> 20} MiB: not a game or history file")
     try:
         return json.loads(text)
-    except ValueError as exc:
-        # JSONDecodeError, UnicodeDecodeError, or an integer past Python's 4,300-digit limit.
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise Refused(f"{path} is not valid JSON: {exc}") from None
+    except ValueError:
+        # An integer past Python's 4,300-digit limit: the web answers "not valid JSON" too.
+        raise Refused(f"{path} is not valid JSON: a number longer than any game file holds") from None
     except RecursionError:
         raise Refused(f"{path} is nested too deeply to be a game file") from None
