@@ -38,7 +38,8 @@ def parse_location(location: str | PathLike[str]) -> Location:
         return Path(location)
     scheme = url.group(1).lower()
     if scheme in POSTGRESQL_SCHEMES:
-        return text
+        # Schemes are case-insensitive (RFC 3986); libpq reads only the lower-case ones.
+        return scheme + text[len(scheme) :]
     # Only the scheme is repeated: the rest of a URL may hold a password.
     raise StoreError(
         f"{scheme}:// URLs are not databases this program can open: give the path of an SQLite file "
@@ -46,10 +47,13 @@ def parse_location(location: str | PathLike[str]) -> Location:
     )
 
 
-def redact(url: str) -> str:
-    """``url`` for messages: its password (``user:secret@`` or ``password=``) replaced by ``***``."""
-    url = re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:***@", url)
-    return re.sub(r"(password=)[^&\s]*", r"\1***", url)
+def redact(text: str) -> str:
+    """``text`` (a URL, or a message quoting one) for people to read: every password in it
+    (``user:secret@`` or ``password=secret``) replaced by ``***``. Everything from the user's colon
+    to the last ``@`` before the query is taken as the password, so that one with an unescaped
+    ``@`` or ``/`` in it is hidden whole."""
+    text = re.sub(r"(://[^/@:?\s]*):[^?\s]*@", r"\1:***@", text)
+    return re.sub(r"(password\s*=\s*)('[^']*'|[^&\s]*)", r"\1***", text)
 
 
 def is_postgres(location: str | PathLike[str] | None) -> bool:

@@ -95,7 +95,10 @@ class PostgresBackend:
         ``StoreError`` with one line when the server cannot be reached or refuses the credentials,
         and ``StoreUnreadableError`` for a database that is not a twenty48 one or is newer."""
         location = redact(url)
-        conninfo = connection_info(url)
+        try:
+            conninfo = connection_info(url)
+        except psycopg.ProgrammingError as exc:
+            raise StoreError(f"{location} is not a PostgreSQL URL: {_one_line(exc)}") from None
         try:
             # One connection of its own first: a wrong password or an unknown database reads as
             # libpq says it, where a pool would only report a timeout.
@@ -177,9 +180,15 @@ def connection_info(url: str) -> str:
     return make_conninfo(**params)
 
 
+def _one_line(exc: psycopg.Error) -> str:
+    """libpq's message in one line (its messages span several and may be indented), without the
+    password it may quote."""
+    return redact(" ".join(str(exc).split()))
+
+
 def unreachable(exc: psycopg.Error, location: str) -> StoreError:
-    """One line for what went wrong (libpq's messages span several and may be indented)."""
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    """One line for what went wrong."""
+    text = _one_line(exc) or type(exc).__name__
     if isinstance(exc, psycopg.OperationalError):
         return StoreError(f"the database {location} cannot be used: {text}")
     return StoreError(f"the database {location} failed: {text}")
