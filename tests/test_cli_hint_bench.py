@@ -66,6 +66,8 @@ def test_hint_on_a_finished_game(capsys):
         ("2 x 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "'x' is not a tile value"),
         ("2 2 0 0/0 4 0 0/0 0 0 0", "rows of lengths"),
         ("262144 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "131072"),
+        ("131072 131072 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "two 131072 tiles, which no game can reach"),
+        ("131072 0 0 0/0 4 0 0/0 0 0 0/0 0 0 131072", "two 131072 tiles, which no game can reach"),
         ("", "4 rows of 4"),
     ],
 )
