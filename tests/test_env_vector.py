@@ -236,15 +236,34 @@ def test_big_tiles_in_the_vector_env_match_the_single_env(mode):
         np.array([-1, 0, 0]),
         [True, False, True],
         np.array([True, True, True]),
+        [True, 0, 1],
+        (0, 1, np.bool_(False)),
+        [0, np.array(True), 2],
     ],
 )
 def test_bad_actions_raise_and_change_nothing(actions):
     envs = Twenty48VectorEnv(3)
     envs.reset(seed=4)
-    before = [envs.board(i) for i in range(3)]
+    before = ([envs.board(i) for i in range(3)], envs._state.copy())
     with pytest.raises(ValueError, match="actions"):
         envs.step(actions)
-    assert [envs.board(i) for i in range(3)] == before
+    assert [envs.board(i) for i in range(3)] == before[0] and (envs._state == before[1]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    actions=st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    where=st.integers(0, 2),
+    flag=st.sampled_from([True, False, np.bool_(True), np.bool_(False), np.array(True)]),
+)
+def test_a_bool_among_integer_actions_is_refused_like_a_bool_array(actions, where, flag):
+    envs = Twenty48VectorEnv(3)
+    envs.reset(seed=4)
+    before = envs._state.copy()
+    actions[where] = flag
+    with pytest.raises(ValueError, match=f"actions must be 3 integers 0-3.*bool at index {where}"):
+        envs.step(actions)
+    assert (envs._state == before).all()
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,12 @@ class ResetRequest:
         return cls(board, int(score))
 
 
+def is_bool(value: object) -> bool:
+    """A bool, Python's or NumPy's, or a bool array: Python takes True for 1 ("down"), but no caller
+    who passes one means a direction."""
+    return isinstance(value, (bool, np.bool_)) or getattr(value, "dtype", None) == np.bool_
+
+
 def check_seed(seed: object) -> int:
     """A reset seed is used as the game seed, so it must be one (an integer in [0, 2**64))."""
     if isinstance(seed, np.integer):
