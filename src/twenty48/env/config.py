@@ -139,6 +139,13 @@ def check_seed(seed: object) -> int:
     return spawns.check_seed(seed)
 
 
+def consecutive_seeds(seed: object, n: int) -> list[int]:
+    """The game seeds ``seed``, ``seed + 1``, ... of ``n`` boards; every one must be a game seed."""
+    first = check_seed(seed)
+    check_seed(first + n - 1)
+    return [first + i for i in range(n)]
+
+
 def chained_seed(seed: int) -> int:
     """The game seed a reset without ``seed`` uses after a game played with ``seed``."""
     return int(kernels.next_seed(np.uint64(seed)))

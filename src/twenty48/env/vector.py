@@ -13,7 +13,15 @@ from gymnasium.vector.utils import batch_space
 from twenty48 import fast
 from twenty48.checks import is_int
 from twenty48.env import exact, kernels, render
-from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed, is_bool
+from twenty48.env.config import (
+    PLANES,
+    EnvConfig,
+    ResetRequest,
+    chained_seed,
+    check_seed,
+    consecutive_seeds,
+    is_bool,
+)
 from twenty48.env.single import ACTION_MASKS, RENDER_MODES
 from twenty48.rules import Board
 
@@ -214,9 +222,7 @@ class Twenty48VectorEnv(VectorEnv):
         if seed is None:
             return [None] * n
         if is_int(seed):
-            first = check_seed(seed)
-            check_seed(first + n - 1)
-            return [first + i for i in range(n)]
+            return consecutive_seeds(seed, n)
         if isinstance(seed, (list, tuple)) and len(seed) == n:
             return [None if s is None else check_seed(s) for s in seed]
         raise ValueError(f"seed must be None, an integer or a list of {n} integers or None")
