@@ -11,12 +11,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from twenty48 import Board, Direction, Game, spawns
 from twenty48.env import ENV_ID, Twenty48Env
-from twenty48.env.config import chained_seed
+from twenty48.env.config import MAX_START_SCORE, chained_seed
 
 ORDER = (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)
 
@@ -341,6 +341,49 @@ def test_bad_reset_options_raise_and_change_nothing(options, match):
     with pytest.raises(ValueError, match=match):
         env.reset(seed=1, options=options)
     assert (env.board, env.score, env.moves, env.game_seed) == before
+
+
+ONE_TILE = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+
+
+@settings(max_examples=40, deadline=None)
+@given(score=st.integers(MAX_START_SCORE + 1, 2**80) | st.integers(max_value=-1))
+@example(score=MAX_START_SCORE + 1)
+@example(score=2**63 - 1)
+@example(score=2**63)
+def test_a_start_score_without_room_for_the_game_is_refused_and_changes_nothing(score):
+    env = Twenty48Env()
+    env.reset(seed=7)
+    env.step(0)
+    env.step(2)
+    before = (env.board, env.score, env.moves, env.game_seed)
+    with pytest.raises(ValueError, match=r"options\['score'\] must be an integer from 0 to"):
+        env.reset(options={"board": ONE_TILE, "score": score})
+    assert (env.board, env.score, env.moves, env.game_seed) == before
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    score=st.integers(MAX_START_SCORE - 2**20, MAX_START_SCORE),
+    actions=st.lists(st.integers(0, 3), max_size=40),
+)
+def test_the_highest_start_scores_play_on_without_overflow(score, actions):
+    # Two 65536 merge at once into the largest tile, the biggest single gain there is.
+    board = Board.from_rows([[65536, 65536, 0, 0], [4, 2, 0, 0], [0] * 4, [0] * 4])
+    env = Twenty48Env()
+    _, info = env.reset(seed=3, options={"board": board, "score": score})
+    taken = [Direction.LEFT]
+    _, reward, _, _, info = env.step(2)
+    assert reward == 131072 and info["score"] == score + 131072
+    for action in actions:
+        *_, terminated, _, info = env.step(action)
+        taken.append(Direction.from_index(action))
+        if terminated:
+            break
+    game = Game.from_board(board, seed=3, score=score)
+    for direction in taken:
+        game.move(direction)
+    assert info["score"] == env.score == game.score > score
 
 
 @pytest.mark.parametrize("seed", [np.int64(5), np.uint64(5), np.int32(5), np.uint8(5)])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("stable_baselines3")
 sb3_contrib = pytest.importorskip("sb3_contrib")
@@ -14,7 +16,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecMonitor  # noqa: E402
 
 from twenty48 import Board  # noqa: E402
-from twenty48.env import Twenty48VectorEnv  # noqa: E402
+from twenty48.env import Twenty48Env, Twenty48VectorEnv  # noqa: E402
 from twenty48.env.sb3 import Twenty48SB3VecEnv  # noqa: E402
 
 ENDS_ON_LEFT = Board.parse("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8")
@@ -77,6 +79,44 @@ def test_bad_use_is_refused():
         env.reset()
     with pytest.raises(RuntimeError, match="step_async"):
         env.step_wait()
+
+
+def _refusal(call, **kwargs):
+    with pytest.raises(ValueError) as refused:
+        call(**kwargs)
+    return str(refused.value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(max_value=-1) | st.integers(min_value=2**64 - 2))
+@example(seed=-1)
+@example(seed=2**64 - 2)  # board 2 would get 2**64
+def test_a_seed_no_board_can_take_is_refused_at_once_as_the_vector_env_refuses_it(seed):
+    env = Twenty48SB3VecEnv(3)
+    env.seed(11)
+    message = _refusal(env.seed, seed=seed)
+    assert message == _refusal(Twenty48VectorEnv(3).reset, seed=seed)
+    # The seeds of the last good seed() stand: the next reset starts boards 11, 12, 13.
+    env.reset()
+    assert env.last_info["seed"].tolist() == [11, 12, 13]
+
+
+@pytest.mark.parametrize("seed", [True, False, np.bool_(True), 5.0, "7"])
+def test_a_seed_that_is_no_integer_is_refused_at_once_as_reset_refuses_it(seed):
+    env = Twenty48SB3VecEnv(2)
+    env.seed(11)
+    assert _refusal(env.seed, seed=seed) == _refusal(Twenty48Env().reset, seed=seed)
+    env.reset()
+    assert env.last_info["seed"].tolist() == [11, 12]
+
+
+def test_seeds_are_game_seeds_and_none_still_draws_one():
+    env = Twenty48SB3VecEnv(2)
+    assert env.seed(np.uint64(2**64 - 2)) == [2**64 - 2, 2**64 - 1]
+    env.reset()
+    assert env.last_info["seed"].tolist() == [2**64 - 2, 2**64 - 1]
+    first, second = env.seed(None)
+    assert second == first + 1
 
 
 @pytest.mark.slow

@@ -6,9 +6,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from twenty48 import Board, Direction, Game
 from twenty48.env import ENV_ID, Twenty48Env, Twenty48VectorEnv
+from twenty48.env.config import MAX_START_SCORE
 
 INFO_KEYS = {"action_mask", "score", "max_tile", "moves", "illegal", "seed"}
 OPTION_SETS = [
@@ -233,15 +236,34 @@ def test_big_tiles_in_the_vector_env_match_the_single_env(mode):
         np.array([-1, 0, 0]),
         [True, False, True],
         np.array([True, True, True]),
+        [True, 0, 1],
+        (0, 1, np.bool_(False)),
+        [0, np.array(True), 2],
     ],
 )
 def test_bad_actions_raise_and_change_nothing(actions):
     envs = Twenty48VectorEnv(3)
     envs.reset(seed=4)
-    before = [envs.board(i) for i in range(3)]
+    before = ([envs.board(i) for i in range(3)], envs._state.copy())
     with pytest.raises(ValueError, match="actions"):
         envs.step(actions)
-    assert [envs.board(i) for i in range(3)] == before
+    assert [envs.board(i) for i in range(3)] == before[0] and (envs._state == before[1]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    actions=st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    where=st.integers(0, 2),
+    flag=st.sampled_from([True, False, np.bool_(True), np.bool_(False), np.array(True)]),
+)
+def test_a_bool_among_integer_actions_is_refused_like_a_bool_array(actions, where, flag):
+    envs = Twenty48VectorEnv(3)
+    envs.reset(seed=4)
+    before = envs._state.copy()
+    actions[where] = flag
+    with pytest.raises(ValueError, match=f"actions must be 3 integers 0-3.*bool at index {where}"):
+        envs.step(actions)
+    assert (envs._state == before).all()
 
 
 @pytest.mark.parametrize(
@@ -272,6 +294,32 @@ def test_bad_resets_raise():
     with pytest.raises(ValueError, match="unknown reset option"):
         envs.reset(options={"boards": []})
     assert envs.reset(seed=3)[1]["seed"].tolist() == [3, 4]
+
+
+@settings(max_examples=40, deadline=None)
+@given(score=st.integers(MAX_START_SCORE + 1, 2**80) | st.integers(max_value=-1))
+@example(score=MAX_START_SCORE + 1)
+@example(score=2**63 - 1)
+@example(score=2**63)
+def test_a_start_score_without_room_for_the_game_is_refused_and_changes_nothing(score):
+    envs = Twenty48VectorEnv(3)
+    envs.reset(seed=7)
+    envs.step(np.array([0, 2, 1]))
+    before = (envs.board(0), envs.board(1), envs.board(2), envs._state.copy(), dict(envs._exact))
+    board = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    with pytest.raises(ValueError, match=r"options\['score'\] must be an integer from 0 to"):
+        envs.reset(seed=1, options={"board": board, "score": score})
+    after = (envs.board(0), envs.board(1), envs.board(2), envs._state.copy(), dict(envs._exact))
+    assert after[:3] == before[:3] and (after[3] == before[3]).all() and after[4] == before[4]
+
+
+def test_the_highest_start_score_plays_on_exactly():
+    envs = Twenty48VectorEnv(2)
+    board = Board.from_rows([[65536, 65536, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    envs.reset(seed=3, options={"board": board, "score": MAX_START_SCORE})
+    _, rewards, _, _, info = envs.step(np.array([2, 3]))
+    assert rewards.tolist() == [131072.0, 131072.0]
+    assert info["score"].tolist() == [MAX_START_SCORE + 131072] * 2
 
 
 def test_step_before_reset_raises():

@@ -21,7 +21,9 @@ Spaces
 
 Rewards (``reward=``)
     ``"score"`` (default): the points the move scored, i.e. the sum of the tiles its merges made,
-    as an exact float (the score is kept in Python/int64 integers, so nothing overflows).
+    as an exact float. The score is an int64; a game can add at most ``2**25`` points to any board
+    (``config.MAX_GAIN``), and a prepared start score is bounded to leave that room, so nothing
+    overflows.
     ``"log"``: ``log2(1 + points)``. ``"zero"``: always 0, for agents that shape their own.
 
 Illegal actions (a direction that changes nothing)
@@ -50,7 +52,8 @@ Seeding and replay
     names the game seed, so any episode can be replayed from ``(info["seed"], actions)``.
 
     ``reset(options={"board": board, "score": 0})`` starts from a prepared position (a ``Board``
-    or 4x4 tile values, e.g. one holding 65536 or 131072); it replays as
+    or 4x4 tile values, e.g. one holding 65536 or 131072) with a score from 0 to
+    ``config.MAX_START_SCORE`` (``2**63 - 1 - 2**25``; a larger one is refused); it replays as
     ``Game.from_board(board, seed=info["seed"], score=score)``. Boards above 32768 and merges of
     two 32768 tiles are played by ``twenty48.rules`` instead of the bitboard, so every tile up to
     131072 is exact.

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from twenty48 import spawns
 from twenty48.checks import is_int, is_real
 from twenty48.env import kernels
-from twenty48.rules import MAX_TILE, Board
+from twenty48.rules import CELLS, MAX_TILE, Board
 
 OBSERVATIONS = ("exponents", "onehot")
 REWARDS = ("score", "log", "zero")
@@ -23,6 +23,13 @@ MAX_TILE_EXPONENT = MAX_TILE.bit_length() - 1
 #: One-hot planes: one per exponent, plane 0 for the empty cells.
 PLANES = MAX_TILE_EXPONENT + 1
 RESET_OPTIONS = frozenset({"board", "score"})
+#: The most points a game can still score from any board: a merge scores the tile it makes, so every
+#: unit of tile value scores once per merge it takes part in, at most 16 times (2 -> 131072); a board
+#: holds at most 16 * 131072 of value. 16 * 16 * 131072 = 2**25.
+MAX_GAIN = CELLS * (MAX_TILE_EXPONENT - 1) * MAX_TILE
+#: The largest ``reset(options={"score": ...})``: the kernels keep the score in an int64, which must
+#: hold every point the game can still add.
+MAX_START_SCORE = int(np.iinfo(kernels.STATE["score"]).max) - MAX_GAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +116,20 @@ class ResetRequest:
             if board.cells.count(MAX_TILE) > 1:
                 raise ValueError(f"options['board'] holds two {MAX_TILE} tiles, which no game can reach")
         score = options.get("score", 0)
-        if not is_int(score) or score < 0:
-            raise ValueError(f"options['score'] must be a non-negative integer, got {score!r}")
+        if not is_int(score) or not 0 <= score <= MAX_START_SCORE:
+            raise ValueError(
+                f"options['score'] must be an integer from 0 to {MAX_START_SCORE} (2**63 - 1 less the "
+                f"{MAX_GAIN} points a game can still score), got {score!r}"
+            )
         if score and board is None:
             raise ValueError("options['score'] sets the score of a prepared board; pass options['board'] too")
         return cls(board, int(score))
+
+
+def is_bool(value: object) -> bool:
+    """A bool, Python's or NumPy's, or a bool array: Python takes True for 1 ("down"), but no caller
+    who passes one means a direction."""
+    return isinstance(value, (bool, np.bool_)) or getattr(value, "dtype", None) == np.bool_
 
 
 def check_seed(seed: object) -> int:
@@ -121,6 +137,13 @@ def check_seed(seed: object) -> int:
     if isinstance(seed, np.integer):
         seed = int(seed)
     return spawns.check_seed(seed)
+
+
+def consecutive_seeds(seed: object, n: int) -> list[int]:
+    """The game seeds ``seed``, ``seed + 1``, ... of ``n`` boards; every one must be a game seed."""
+    first = check_seed(seed)
+    check_seed(first + n - 1)
+    return [first + i for i in range(n)]
 
 
 def chained_seed(seed: int) -> int:

@@ -39,6 +39,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
         "twenty48.env.sb3 needs stable-baselines3: install the sb3 extra, pip install 'twenty48[sb3]'"
     ) from exc
 
+from twenty48.env.config import consecutive_seeds
 from twenty48.env.vector import INFO_KEYS, Twenty48VectorEnv
 
 #: The method SB3 calls per board through ``env_method``.
@@ -76,6 +77,15 @@ class Twenty48SB3VecEnv(VecEnv):
         self.last_info = info
         self.reset_infos = [_board_info(info, i) for i in range(self.num_envs)]
         return obs
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Board i starts from game seed ``seed + i`` at the next reset; without a seed SB3 draws one.
+        Refused at once, as the vector env's reset refuses it, when a board's seed is no game seed:
+        SB3 would take True for 1 and leave -1 to fail at the next reset."""
+        if seed is None:
+            return super().seed(None)
+        self._seeds = consecutive_seeds(seed, self.num_envs)
+        return self._seeds
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)

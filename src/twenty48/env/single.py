@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from twenty48 import fast
 from twenty48.env import exact, kernels, render
-from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed
+from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed, is_bool
 from twenty48.rules import Board
 
 RENDER_MODES = ("ansi", "rgb_array")
@@ -113,8 +113,7 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         return obs, _info(legal, max_tile, False, self.score, self.moves, game_seed)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        # A bool is an int to Python (True would play "down"), but never a meaningful action.
-        if isinstance(action, (bool, np.bool_)) or getattr(action, "dtype", None) == np.bool_:
+        if is_bool(action):
             a = -1
         else:
             try:

@@ -13,7 +13,15 @@ from gymnasium.vector.utils import batch_space
 from twenty48 import fast
 from twenty48.checks import is_int
 from twenty48.env import exact, kernels, render
-from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed
+from twenty48.env.config import (
+    PLANES,
+    EnvConfig,
+    ResetRequest,
+    chained_seed,
+    check_seed,
+    consecutive_seeds,
+    is_bool,
+)
 from twenty48.env.single import ACTION_MASKS, RENDER_MODES
 from twenty48.rules import Board
 
@@ -182,6 +190,15 @@ class Twenty48VectorEnv(VectorEnv):
                 f"actions must be {self.num_envs} integers 0-3 (up, down, left, right); "
                 f"got shape {acts.shape} of {acts.dtype}"
             )
+        # NumPy turns a bool among integers into 0 or 1; only a bool array keeps the bool dtype. A plain
+        # int skips is_bool, which would cost a list of 4,096 actions five times its conversion.
+        if isinstance(actions, (list, tuple)):
+            flagged = next((i for i, a in enumerate(actions) if type(a) is not int and is_bool(a)), None)
+            if flagged is not None:
+                raise ValueError(
+                    f"actions must be {self.num_envs} integers 0-3 (up, down, left, right); "
+                    f"got a bool at index {flagged}"
+                )
         acts = acts.astype(np.int64, copy=False)
         if ((acts < 0) | (acts > 3)).any():
             bad = acts[(acts < 0) | (acts > 3)]
@@ -205,9 +222,7 @@ class Twenty48VectorEnv(VectorEnv):
         if seed is None:
             return [None] * n
         if is_int(seed):
-            first = check_seed(seed)
-            check_seed(first + n - 1)
-            return [first + i for i in range(n)]
+            return consecutive_seeds(seed, n)
         if isinstance(seed, (list, tuple)) and len(seed) == n:
             return [None if s is None else check_seed(s) for s in seed]
         raise ValueError(f"seed must be None, an integer or a list of {n} integers or None")
