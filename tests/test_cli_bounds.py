@@ -33,6 +33,8 @@ BOARD = "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"
         ["hint", BOARD, "--nodes", "36893488147419103232"],
         ["hint", BOARD, "--depth", str(2**63)],
         ["hint", BOARD, "--depth", "1000"],
+        ["history", "--limit", "9223372036854775808"],
+        ["history", "--limit", "0"],
     ],
 )
 def test_out_of_range_settings_are_one_line_errors(argv, capsys):

@@ -6,6 +6,7 @@ import argparse
 import json
 from datetime import datetime
 
+from twenty48.commands.hint import bounded_int
 from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
 from twenty48.store import GameSummary, Player, Store
 from twenty48.store.games import SORTS
@@ -14,14 +15,8 @@ from twenty48.variants import VARIANTS
 HELP = "List your games, newest first (or by score or largest tile), as a table or JSON."
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
+#: The most games one page lists (a whole history fits: --limit is for paging, not for safety).
+MAX_LIMIT = 100_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="only finished games")  # fmt: skip
     done.add_argument("--unfinished", dest="finished", action="store_const", const=False,
                       help="only the game in progress")  # fmt: skip
-    parser.add_argument("--limit", type=_positive, default=20, help="games per page (default %(default)s)")
+    parser.add_argument(
+        "--limit",
+        type=bounded_int(1, MAX_LIMIT),
+        default=20,
+        help=f"games per page, 1 to {MAX_LIMIT:,} (default %(default)s)",
+    )
     parser.add_argument(
         "--before", type=parse_game_id, default=None, metavar="GAME_ID", help="the page after this game"
     )
