@@ -8,7 +8,6 @@ another ``scheme://`` is refused by its scheme; anything else is an SQLite file'
 from __future__ import annotations
 
 import re
-import sqlite3
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,18 +88,11 @@ def open_store(location: str | PathLike[str] | None = None, *, group_commit: boo
 
 def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
     """Run the missing migrations on the database at ``location`` (creating it if it is an SQLite
-    file that does not exist yet); returns the (old, new) schema version."""
-    from twenty48.store import schema
-    from twenty48.store.games import Store
+    file that does not exist yet); returns the (old, new) schema version. Refuses what opening
+    refuses (another program's file, a damaged or newer database) the same way."""
+    from twenty48.store.sqlite import SQLiteBackend
 
     found = parse_location(location)
-    if isinstance(found, str):
-        backend = postgres_backend().open(found)
-        backend.close()
-        return backend.migrated
-    before = 0
-    if found.is_file():
-        with sqlite3.connect(f"file:{found}?mode=ro", uri=True) as db:
-            before = schema.check(db, found)
-    Store.open(found).close()
-    return before, len(schema.MIGRATIONS)
+    backend = postgres_backend().open(found) if isinstance(found, str) else SQLiteBackend.open(found, False)
+    backend.close()
+    return backend.migrated

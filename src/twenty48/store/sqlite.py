@@ -160,11 +160,15 @@ class SQLiteConnection(
 class SQLiteBackend:
     """A twenty48 database file, through one connection (the ``Store`` serialises its calls)."""
 
-    def __init__(self, db: sqlite3.Connection, path: Path, group_commit: bool) -> None:
+    def __init__(
+        self, db: sqlite3.Connection, path: Path, group_commit: bool, migrated: tuple[int, int]
+    ) -> None:
         self._db = db
         self._connection = SQLiteConnection(db)
         self.path = path
         self.location = str(path)
+        #: The schema versions before and after opening ran the missing migrations.
+        self.migrated = migrated
         #: With group commit, what ``flush`` must still make durable; None when every commit is.
         self._group: durability.GroupCommit | None = durability.GroupCommit(path) if group_commit else None
 
@@ -180,7 +184,7 @@ class SQLiteBackend:
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # Nothing is written before the file is known to be a sound twenty48 database.
-            schema.check(db, path)
+            before = schema.check(db, path)
             if existing:
                 _quick_check(db, path)
             durability.use_wal(db, path, group_commit)
@@ -196,7 +200,7 @@ class SQLiteBackend:
         except StoreError:
             db.close()
             raise
-        return cls(db, path, group_commit)
+        return cls(db, path, group_commit, (before, len(schema.MIGRATIONS)))
 
     @contextmanager
     def read(self) -> Iterator[SQLiteConnection]:
