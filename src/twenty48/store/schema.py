@@ -12,6 +12,8 @@ before).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import logging
 import sqlite3
@@ -404,6 +406,26 @@ def check(db: sqlite3.Connection, path: Path) -> int:
             "upgrade twenty48 to open it"
         )
     return version
+
+
+def missing_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables of the current schema that ``db`` lacks: a file whose version says it has them
+    all but that lost one (dropped by hand, a bad restore) is damaged, not out of reach."""
+    return sorted(_tables(tuple(MIGRATIONS)) - _names(db))
+
+
+@functools.cache
+def _tables(migrations: tuple[Callable[[SQL], None], ...]) -> frozenset[str]:
+    # The migrations themselves say which tables there are: run them once on an empty database.
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        for migration in migrations:
+            migration(db)
+        return frozenset(_names(db))
+
+
+def _names(db: sqlite3.Connection) -> set[str]:
+    found = db.execute("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    return {name for (name,) in found}
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> None:

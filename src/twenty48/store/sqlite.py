@@ -190,6 +190,9 @@ class SQLiteBackend:
             durability.use_wal(db, path, group_commit)
             db.execute("PRAGMA foreign_keys = ON")
             schema.migrate(db, path)
+            missing = schema.missing_tables(db)
+            if missing:
+                raise StoreUnreadableError(f"{path} is damaged: its table {', '.join(missing)} is missing")
         except sqlite3.Error as exc:
             db.close()
             if _busy(exc):
@@ -275,7 +278,7 @@ def _existing_file(path: Path, make_directory: bool) -> bool:
         # SQLite would take an empty file for a new database; an existing one that is empty is
         # more likely a database lost to a full disk or a failed copy than a wish to start afresh.
         raise StoreUnreadableError(
-            f"{path} is an empty file (0 bytes), not a twenty48 database; "
+            f"{path} is an empty file (0 bytes): no saved games can be read from it; "
             "remove it, or name a file that does not exist, to start a new one"
         )
     if header != SQLITE_HEADER:

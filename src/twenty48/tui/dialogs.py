@@ -173,11 +173,11 @@ class ConfirmNewGame(ChoiceDialog):
 
 class DatabaseErrorDialog(ChoiceDialog):
     """The saved games cannot be used. ``kind`` says why: ``"damaged"`` (only then is setting the
-        file aside for a fresh one offered), ``"damaged_server"`` (a PostgreSQL database's data: there is
-    no file to set aside), ``"newer"`` (a newer twenty48's), ``"foreign"`` (not a
-        twenty48 database), or ``"unreachable"`` (busy or out of reach: it can be tried again). Quitting
-        is the default wherever the file is unreadable: a healthy file must never be set aside by a
-        reflexive Enter. The player may always play unsaved."""
+    file aside for a fresh one offered), ``"damaged_server"`` (a PostgreSQL database's data: there is
+    no file to set aside), ``"newer"`` (a newer twenty48's), ``"foreign"`` (not a twenty48
+    database), or ``"unreachable"`` (busy or out of reach: it can be tried again). Quitting is the
+    default wherever the file is unreadable: a healthy file must never be set aside by a reflexive
+    Enter. The player may always play unsaved."""
 
     def __init__(self, path: str, reason: str, *, kind: str) -> None:
         quit_option = Option(Choice.QUIT, "Quit", "q", primary=kind != "unreachable")
