@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twenty48.rules import Board, Direction
-from twenty48.store import Store
+from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits
@@ -242,6 +242,33 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
     # 0 is a new visitor's game (twenty48.web.pending).
     assert parameters[0]["schema"]["minimum"] == 0 and parameters[0]["schema"]["type"] == "integer"
+
+
+@pytest.mark.parametrize(
+    ("path", "bound"),
+    [
+        ("/api/games?limit={}", 100),
+        ("/api/games?before={}", ID_LIMIT),
+        ("/api/games/1/hint?time_ms={}", 5000),
+        ("/api/leaderboard?limit={}", 100),
+        ("/api/leaderboard?offset={}", 100_000),
+        ("/api/games/{}", ID_LIMIT),
+        ("/api/public/games/{}/replay", ID_LIMIT),
+    ],
+)
+@pytest.mark.parametrize("number", ["9" * 20, "1" + "0" * 24])
+def test_a_number_of_20_digits_or_more_is_refused_by_its_bound(
+    client: TestClient, path: str, bound: int, number: str
+) -> None:
+    answer = client.get(path.format(number))
+    assert answer.status_code == 422
+    assert answer.json()["error"] == "invalid_request"
+    assert answer.json()["detail"].endswith(f"less than or equal to {bound}"), answer.json()
+
+
+def test_leading_zeros_do_not_make_a_number_long(client: TestClient) -> None:
+    assert client.get("/api/games", params={"limit": "0" * 30 + "2"}).status_code == 200
+    assert client.get("/api/leaderboard", params={"offset": "0" * 30}).status_code == 200
 
 
 def test_integral_floats_are_integers(client: TestClient) -> None:
