@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from test_boards import finish
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import Store, transfer
+from twenty48.store import ID_LIMIT, Store, transfer
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
@@ -144,6 +144,41 @@ def test_leaderboard_parameters_are_checked(app, query: str) -> None:
         answer = visitor.get(f"/api/leaderboard?{query}")
         assert answer.status_code == 422, answer.json()
         assert answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("link", "fragment"),
+    [("/public/7", "/#/public/7"), ("/public/7/12", "/#/public/7/12"), ("/public/007/0", "/#/public/7/0")],
+)
+def test_a_shared_link_sends_the_browser_to_the_page(app, link: str, fragment: str) -> None:
+    with TestClient(app) as visitor:
+        answer = visitor.get(link, follow_redirects=False)
+        assert answer.status_code == 307 and answer.headers["location"] == fragment
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "/public/0",
+        "/public/1_0",
+        "/public/+1",
+        "/public/%EF%BC%91",  # a full-width 1
+        "/public/7/1.0",
+        f"/public/{ID_LIMIT + 1}",
+        f"/public/7/{ID_LIMIT + 1}",
+        "/public/" + "9" * 25,
+        pytest.param("/public/7/" + "9" * 5000, id="5000 digits, more than int() reads"),
+    ],
+)
+def test_a_shared_link_is_checked_as_the_api_ids_are(app, link: str) -> None:
+    with TestClient(app) as visitor:
+        answer = visitor.get(link, follow_redirects=False)
+        assert answer.status_code == 422 and answer.json()["error"] == "invalid_request", answer.text
+
+
+def test_a_shared_link_takes_no_move_as_a_query(app) -> None:
+    with TestClient(app) as visitor:
+        assert visitor.get("/public/7?move=1_0", follow_redirects=False).headers["location"] == "/#/public/7"
 
 
 def test_assisted_chosen_seed_and_imported_games_never_rank(app, store: Store, clock: list[float]) -> None:

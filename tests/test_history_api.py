@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twenty48.rules import Board
-from twenty48.store import Store
+from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, MAX_IMPORT_BODY
 from twenty48.web.history_models import PositionsAnswer
@@ -59,7 +59,9 @@ def test_positions_pages_and_bounds(client: TestClient, store: Store) -> None:
     assert [p["move"] for p in page["positions"]] == [5, 6, 7]
     past = client.get(f"/api/games/{state['id']}/positions", params={"from": 10_000}).json()
     assert past["positions"] == []
-    for params in ({"from": -1}, {"count": 0}, {"count": 1001}):
+    last = client.get(f"/api/games/{state['id']}/positions", params={"from": ID_LIMIT, "count": 1000})
+    assert last.status_code == 200 and last.json()["positions"] == []
+    for params in ({"from": -1}, {"count": 0}, {"count": 1001}, {"from": ID_LIMIT + 1}, {"from": "1_0"}):
         assert client.get(f"/api/games/{state['id']}/positions", params=params).status_code == 422
 
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twenty48.rules import Board, Direction
-from twenty48.store import Store
+from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits
@@ -242,6 +242,84 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
     # 0 is a new visitor's game (twenty48.web.pending).
     assert parameters[0]["schema"]["minimum"] == 0 and parameters[0]["schema"]["type"] == "integer"
+
+
+#: Every integer parameter of a GET route (the others share GameId with them), as (route, name).
+INTEGER_PARAMETERS = [
+    ("/api/games", "limit"),
+    ("/api/games", "before"),
+    ("/api/games/{game_id}", "game_id"),
+    ("/api/games/{game_id}/hint", "game_id"),
+    ("/api/games/{game_id}/hint", "time_ms"),
+    ("/api/games/{game_id}/replay", "game_id"),
+    ("/api/games/{game_id}/positions", "game_id"),
+    ("/api/games/{game_id}/positions", "from"),
+    ("/api/games/{game_id}/positions", "count"),
+    ("/api/games/{game_id}/export", "game_id"),
+    ("/api/games/{game_id}/review", "game_id"),
+    ("/api/leaderboard", "limit"),
+    ("/api/leaderboard", "offset"),
+    ("/api/public/games/{game_id}/replay", "game_id"),
+    ("/api/public/games/{game_id}/positions", "game_id"),
+    ("/api/public/games/{game_id}/positions", "from"),
+    ("/api/public/games/{game_id}/positions", "count"),
+]
+
+
+def integer_url(route: str, name: str, number: str) -> tuple[str, str]:
+    """The URL with ``number`` as parameter ``name`` (game 1 elsewhere), and the error's name for it."""
+    if "{" + name + "}" in route:
+        return route.replace("{" + name + "}", number), f"path.{name}"
+    return route.replace("{game_id}", "1") + f"?{name}={number}", f"query.{name}"
+
+
+@pytest.mark.parametrize(("route", "name"), INTEGER_PARAMETERS)
+@pytest.mark.parametrize("spelling", ["1_0", "+1", "%201", "1.0", "0x1", "\uff11", "-1"])
+def test_every_integer_parameter_is_plain_digits(
+    client: TestClient, route: str, name: str, spelling: str
+) -> None:
+    url, where = integer_url(route, name, spelling)
+    answer = client.get(url)
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": "invalid_request",
+        "detail": f"{where}: Value error, expected decimal digits only",
+    }
+
+
+def test_every_integer_parameter_states_a_bound_within_the_store_ids(client: TestClient) -> None:
+    # Digits passes a number of 20 digits or more on as 10**19, for the parameter's bound to refuse.
+    schema = client.get("/openapi.json").json()
+    bounds, read = {}, set()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            for parameter in operation.get("parameters", []):
+                types = parameter["schema"].get("anyOf", [parameter["schema"]])
+                for integer in (t for t in types if t.get("type") == "integer"):
+                    bounds[path, parameter["name"]] = integer.get("maximum")
+                    if method == "get":
+                        read.add((path, parameter["name"]))
+    assert all(bound is not None and bound <= ID_LIMIT for bound in bounds.values()), bounds
+    assert bounds["/api/games/{game_id}/positions", "from"] == ID_LIMIT
+    assert read == set(INTEGER_PARAMETERS)
+
+
+@pytest.mark.parametrize(("route", "name"), INTEGER_PARAMETERS)
+@pytest.mark.parametrize("number", ["9" * 20, "1" + "0" * 24])
+def test_a_number_of_20_digits_or_more_is_refused_by_its_bound(
+    client: TestClient, route: str, name: str, number: str
+) -> None:
+    # As ID_LIMIT + 1 is, the smallest number past every bound: "less than or equal to <bound>".
+    past = client.get(integer_url(route, name, str(ID_LIMIT + 1))[0])
+    answer = client.get(integer_url(route, name, number)[0])
+    assert answer.status_code == past.status_code == 422
+    assert answer.json() == past.json()
+    assert "less than or equal to" in answer.json()["detail"]
+
+
+def test_leading_zeros_do_not_make_a_number_long(client: TestClient) -> None:
+    assert client.get("/api/games", params={"limit": "0" * 30 + "2"}).status_code == 200
+    assert client.get("/api/leaderboard", params={"offset": "0" * 30}).status_code == 200
 
 
 def test_integral_floats_are_integers(client: TestClient) -> None:

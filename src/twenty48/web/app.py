@@ -100,10 +100,15 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     # A public replay's link to share: the page routes by fragment, which a server never sees.
-    @app.get("/public/{game_id:int}", include_in_schema=False)
-    @app.get("/public/{game_id:int}/{move:int}", include_in_schema=False)
-    async def public_replay(game_id: int, move: int | None = None) -> RedirectResponse:
-        return RedirectResponse(f"/#/public/{game_id}" + ("" if move is None else f"/{move}"))
+    # Checked as the API's ids are, not by Starlette's int convertor: it takes any length, and
+    # int() of thousands of digits raises (a 500).
+    @app.get("/public/{game_id}", include_in_schema=False)
+    async def public_replay(game_id: boards.PublicGameId) -> RedirectResponse:
+        return RedirectResponse(f"/#/public/{game_id}")
+
+    @app.get("/public/{game_id}/{move}", include_in_schema=False)
+    async def public_replay_at(game_id: boards.PublicGameId, move: boards.PublicMove) -> RedirectResponse:
+        return RedirectResponse(f"/#/public/{game_id}/{move}")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:

@@ -8,14 +8,20 @@ from typing import Annotated, Literal, cast
 from fastapi import Query
 from pydantic import BaseModel, Field
 
-from twenty48.store import Positions, Stats
+from twenty48.store import ID_LIMIT, Positions, Stats
 from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.models import Spawn, VariantName
+from twenty48.web.routes import Digits
 
 #: The page of positions a request asks for (the player's own game or a public one): from move
-#: ``first``, ``count`` of them.
-FirstMove = Annotated[int, Query(alias="from", ge=0, description="The first move number")]
-PositionCount = Annotated[int, Query(ge=1, le=MAX_POSITIONS)]
+#: ``first``, ``count`` of them. The store numbers a game's moves in 64-bit integers, as it does its
+#: ids, so ``first`` past ID_LIMIT can name no move of any game.
+FirstMove = Annotated[
+    int,
+    Query(alias="from", ge=0, le=ID_LIMIT, description="The first move number (0 is the start position)."),
+    Digits,
+]
+PositionCount = Annotated[int, Query(ge=1, le=MAX_POSITIONS), Digits]
 
 
 class PositionItem(BaseModel):

@@ -166,15 +166,22 @@ def _json(answer: BaseModel, status_code: int = 200) -> Response:
     return Response(answer.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
-_DIGITS = re.compile(r"[0-9]{1,19}")
+_DIGITS = re.compile(r"[0-9]+")
+#: Every ``Digits`` parameter's bound is at most ID_LIMIT (19 digits), so a longer number is past
+#: it; it goes on as this value, for the parameter's own bound to word the refusal, and a number
+#: of any length never reaches int().
+_PAST_EVERY_BOUND = str(10**19)
 
 
 def _digits(value: object) -> object:
     """Path and query integers as plain decimal digits: Python's int() also reads "+1", " 1",
     "1_0" (10) and pydantic "1.0", so one game had many URLs."""
-    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+    if not isinstance(value, str):
+        return value
+    if not _DIGITS.fullmatch(value):
         raise ValueError("expected decimal digits only")
-    return value
+    significant = value.lstrip("0")
+    return _PAST_EVERY_BOUND if len(significant) > len(str(ID_LIMIT)) else significant or "0"
 
 
 #: A route parameter typed ``CallerDep`` receives the request's ``Caller``.
