@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from twenty48.actions import TileMove
 from twenty48.game import Game
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
-from twenty48.store import Store
+from twenty48.store import Store, StoreError
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
@@ -608,3 +609,20 @@ def test_even_an_unexpected_failure_answers_json_with_the_headers(store: Store) 
         response = client.get("/api/broken")
     assert_error(response, 500, "internal_error")
     assert response.headers["content-security-policy"] == CSP
+
+
+def test_healthz_says_unavailable_without_naming_the_database(
+    client: TestClient, store: Store, monkeypatch, caplog
+):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    # The store's own one-line error when its server is gone, as PostgreSQL's backend words it.
+    down = StoreError("the database postgresql://app@db.internal/games cannot be used: connection refused")
+
+    def ping() -> None:
+        raise down
+
+    monkeypatch.setattr(store, "ping", ping)
+    with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+        answer = client.get("/healthz")
+    assert (answer.status_code, answer.json()) == (503, {"status": "unavailable"})
+    assert "db.internal" not in answer.text and "db.internal" in caplog.text

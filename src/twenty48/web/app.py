@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +22,7 @@ from twenty48.web.limits import Limits
 from twenty48.web.worker import StoreWorker
 
 HERE = Path(__file__).parent
+logger = logging.getLogger("twenty48.web")
 #: The page: index.html and the files it loads.
 STATIC = HERE / "static"
 #: Swagger UI's page and start-up script (no inline script: the CSP forbids it).
@@ -92,7 +94,10 @@ def create_app(
         try:
             await run_in_threadpool(store.ping)
         except StoreError as exc:
-            return JSONResponse({"status": "unavailable", "detail": str(exc)}, status_code=503)
+            # The reason names the database (its host, user, name): the host's log is for that,
+            # while this answer may be public behind the proxy.
+            logger.warning("health check: %s", exc)
+            return JSONResponse({"status": "unavailable"}, status_code=503)
         return JSONResponse({"status": "ok"})
 
     @app.get("/", include_in_schema=False)
