@@ -48,7 +48,8 @@ import uvloop
 
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import open_store
+from twenty48.store import StoreError, open_store
+from twenty48.store.location import parse_location
 from twenty48.web.guard import COOKIE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -417,6 +418,21 @@ def _p99(ordered: list[float]) -> float:
     return ordered[int(0.99 * (len(ordered) - 1))]
 
 
+def _postgres_url(text: str) -> str:
+    """``--db``: 'throwaway' or a PostgreSQL URL, read as every command's ``--db`` reads one."""
+    if text == "throwaway":
+        return text
+    try:
+        found = parse_location(text)
+    except StoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not isinstance(found, str):
+        raise argparse.ArgumentTypeError(
+            "SQLite runs in every run already: give a postgresql:// URL or 'throwaway'"
+        )
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     modes = ["paced", "flat-out", "paced-hints", "paced-review", "both", "all"]
@@ -427,6 +443,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--db",
+        type=_postgres_url,
         default=None,
         metavar="URL",
         help="also run on PostgreSQL: a postgresql:// URL whose role may create schemas (each run "
