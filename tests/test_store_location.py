@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from twenty48.cli import main
@@ -55,3 +57,20 @@ def test_a_bad_or_unreachable_url_is_one_line_without_the_password(url: str, cap
     assert main(["history", "--db", url]) == 1
     err = capsys.readouterr().err
     assert "hunter2" not in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_pools_reconnect_warnings_are_one_line_without_the_password(caplog) -> None:
+    import twenty48.store.postgres  # noqa: F401  (the filter comes with the backend)
+
+    url = "postgresql://ada:hunter2@db/app"
+    with caplog.at_level(logging.WARNING, logger="psycopg.pool"):
+        logging.getLogger("psycopg.pool").warning(
+            "error connecting in %r: %s",
+            "twenty48",
+            f'connection to "{url}" failed:\n\tIs the server running?',
+        )
+    (record,) = caplog.records
+    assert record.getMessage() == (
+        "error connecting in 'twenty48': connection to \"postgresql://ada:***@db/app\" failed: "
+        "Is the server running?"
+    )

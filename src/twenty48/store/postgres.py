@@ -20,6 +20,7 @@ The statements are the SQLite backend's, written in the SQL both databases share
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -42,10 +43,21 @@ POOL_TIMEOUT_S = 5.0
 STATEMENT_TIMEOUT_MS = 10_000
 #: The store serialises its calls, so one connection does the work; a second covers a reconnect.
 POOL_SIZE = 2
+
 #: The advisory lock a write holds while it looks a display name up: two players taking one name at
 #: once take turns, and the second is told the name is taken (the unique index alone would refuse
 #: its write with a database error). SQLite needs none: its writes take turns (BEGIN IMMEDIATE).
 NAMES_LOCK = 0x2048_4E414D45
+
+
+def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
+    # The pool logs each failed reconnect with libpq's message, which spans lines and may quote
+    # the URL: one line, without the password, like the store's own errors.
+    record.msg, record.args = redact(" ".join(record.getMessage().split())), None
+    return True
+
+
+logging.getLogger("psycopg.pool").addFilter(_pool_record_in_one_line)
 
 
 class PostgresConnection(SQLiteConnection):
