@@ -26,6 +26,7 @@ from twenty48.store import (
     StoreError,
     StoreUnreadableError,
     durability,
+    migrations,
     open_store,
     schema,
 )
@@ -451,7 +452,7 @@ def write_schema_1_database(path: Path) -> tuple[Game, Game]:
     """A database as the first schema's store wrote it: a finished game and a current one (saved in
     the version-1 format, which predates variants), a best score on the player row."""
     db = sqlite3.connect(path)
-    schema._schema_1(db)
+    migrations.schema_1(db)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute("PRAGMA user_version = 1")
     db.execute(

@@ -103,7 +103,8 @@ Layout, and the seam for a second database::
     cache.py       the LRU of deserialised games, keyed by revision
     sqlite.py      the SQLite backend: statements, BEGIN IMMEDIATE, busy and damage errors
     durability.py  WAL, synchronous=FULL or group commit with one fsync per flush, set_aside
-    schema.py      the SQLite migrations and ``PRAGMA user_version`` bookkeeping
+    schema.py      the list of migrations and SQLite's ``PRAGMA user_version`` bookkeeping
+    migrations.py  the migrations themselves, in the SQL both backends share
     history.py     positions, statistics, deletion, hints asked, export and import (part of Store)
     checkpoints.py checkpoints and first reaches kept per move; positions replayed from a checkpoint
     stats.py       a variant's statistics from the aggregate primitives
