@@ -17,9 +17,9 @@ from twenty48.store import (
     open_store,
     transfer,
 )
-from twenty48.store.games import MAX_ACTIONS_PER_S, PACE_WINDOW
 from twenty48.store.ranking import DAILY_SECRET, daily_key
 from twenty48.store.records import Daily
+from twenty48.store.rows import MAX_ACTIONS_PER_S, PACE_WINDOW
 
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 

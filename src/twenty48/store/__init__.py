@@ -99,6 +99,7 @@ Layout, and the seam for a second database::
     errors.py      the exception tree; ``refusal``: a Game's IllegalAction -> the store's error
     backend.py     Backend / Connection: the primitive operations a database must provide
     games.py       Store: every operation and the rules of an action, once, against a Backend
+    rows.py        its transactions, and a game's row loaded, checked, saved and answered
     codec.py       a Game as stored: state JSON, separate action log, listing columns
     cache.py       the LRU of deserialised games, keyed by revision
     sqlite.py      the SQLite backend: statements, BEGIN IMMEDIATE, busy and damage errors

@@ -1,19 +1,15 @@
 """``Store``: every operation on players and games, written once against a ``Backend``.
 
-The rules of an action live here and nowhere else: load the game (from the cache while its
-revision is current), check the caller's revision and that the game is not finished, let the
-``Game`` apply the action (its refusal becomes the store's error in ``errors.refusal``), write the
-state and the action log, raise the best score. The backend only runs the primitive statements.
+The rules of an action live here and in ``rows`` (the game-row internals every part shares), and
+nowhere else: load the game (from the cache while its revision is current), check the caller's
+revision and that the game is not finished, let the ``Game`` apply the action (its refusal becomes
+the store's error in ``errors.refusal``), write the state and the action log, raise the best
+score. The backend only runs the primitive statements.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
 from typing import Self
@@ -21,29 +17,23 @@ from typing import Self
 import platformdirs
 
 from twenty48 import spawns
-from twenty48.game import Game, IllegalAction, make_action
+from twenty48.game import Game, make_action
 from twenty48.rules import Direction
 from twenty48.store import checkpoints, codec, durability
-from twenty48.store.backend import Backend, Connection, GameRow, ListQuery, current_game_of
+from twenty48.store.backend import Connection, GameRow, ListQuery, current_game_of
 from twenty48.store.boards import BoardsStore
-from twenty48.store.cache import GameCache
 from twenty48.store.errors import (
-    GameConflictError,
-    GameFinishedError,
     GameInProgressError,
-    GameNotFoundError,
-    PlayerNotFoundError,
-    StaleRevisionError,
     StoreUnreadableError,
-    refusal,
 )
 from twenty48.store.history import HistoryStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import parse_location, postgres_backend
 from twenty48.store.players import PlayersStore
 from twenty48.store.ranking import RankingStore
-from twenty48.store.records import ID_LIMIT, DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
+from twenty48.store.records import DamagedGame, GameRecord, GameSummary, MoveOutcome, Player, Replay
 from twenty48.store.reviews import ReviewsStore
+from twenty48.store.rows import GameRows, log_actions, now_text
 from twenty48.store.sqlite import SQLiteBackend
 from twenty48.variants import CLASSIC, get_variant
 
@@ -52,23 +42,10 @@ SORTS = ("date", "score", "max_tile")
 
 #: The name of the player who plays on this machine's terminal.
 TERMINAL_PLAYER = "terminal"
-#: The pace check: a game whose last ``PACE_WINDOW`` actions took less than ``PACE_WINDOW /
-#: MAX_ACTIONS_PER_S`` seconds (45 in 3 s) is flagged as played faster than a person can, for the
-#: host to look at; nothing is hidden by it. A person keeps up 5-8 moves a second for a few moves.
-PACE_WINDOW = 45
-MAX_ACTIONS_PER_S = 15
 
 
-class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore):
+class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
-
-    #: The clock of the pace check (Unix seconds).
-    clock: Callable[[], float] = staticmethod(time.time)
-
-    def __init__(self, backend: Backend) -> None:
-        self._backend = backend
-        self._lock = threading.Lock()
-        self._cache = GameCache()
 
     # ---- opening --------------------------------------------------------------------------------
 
@@ -97,11 +74,6 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
         """Rename an unreadable database file (and its companions) out of the way; see
         ``twenty48.store.durability.set_aside``."""
         return durability.set_aside(path)
-
-    @property
-    def path(self) -> str:
-        """Where the data lives (the database file)."""
-        return self._backend.location
 
     def close(self) -> None:
         with self._lock:
@@ -148,7 +120,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
         if found is not None:
             return found
         with self._write() as db:
-            db.add_player(key, _now())
+            db.add_player(key, now_text())
             found = db.player(key)
         assert found is not None
         return found
@@ -246,7 +218,7 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
             with self._refusals(db, row, game):
                 turn = game.play(action)
             if turn.changed:
-                _log(db, row.id, game, game.moves - 1)
+                log_actions(db, row.id, game, game.moves - 1)
                 checkpoints.note_move(db, row.id, max_before, game)
                 if auto:
                     row = _assisted(db, row, auto_moves=1)
@@ -323,161 +295,10 @@ class Store(HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, 
                 start=game.start,
             )
 
-    # ---- internals ------------------------------------------------------------------------------
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        with self._lock, self._backend.read() as db:
-            yield db
-
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        """One transaction; whatever it changed is rolled back if it raises."""
-        with self._lock:
-            try:
-                with self._backend.write() as db:
-                    yield db
-            except (PlayerNotFoundError, GameNotFoundError, GameConflictError):
-                # Refused before anything was changed: the cached games are still right.
-                raise
-            except BaseException:
-                # The cached game may have been changed by the action whose write failed.
-                self._cache.clear()
-                raise
-
-    @contextmanager
-    def _refusals(self, db: Connection, row: GameRow, game: Game) -> Iterator[None]:
-        """Where the Game decides whether an action is possible: its refusal, as the store's error."""
-        try:
-            yield
-        except IllegalAction as exc:
-            raise refusal(exc, self._as_record(db, row, game)) from exc
-
     def _add(self, player_id: int, game: Game) -> GameRecord:
         with self._write() as db:
             current_game_of(db, player_id)
             return self._record(db, player_id, self._insert(db, player_id, game))
-
-    def _insert(
-        self, db: Connection, player_id: int, game: Game, *, ranked: bool = False, daily: str | None = None
-    ) -> int:
-        """Store ``game`` (state and whole log) as the player's current game; returns its id."""
-        game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now(), self.clock())
-        if ranked:
-            db.set_ranking(game_id, True, daily)
-        _log(db, game_id, game, 0)
-        checkpoints.note_game(db, game_id, game)
-        db.set_current_game(player_id, game_id)
-        self._cache.put(game_id, 0, game)
-        return game_id
-
-    def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]:
-        if not 0 < game_id <= ID_LIMIT or not 0 < player_id <= ID_LIMIT:
-            # Beyond the database's integers: no such row can exist.
-            raise GameNotFoundError(f"no game {game_id} for this player")
-        row = db.game(player_id, game_id)
-        if row is None:
-            raise GameNotFoundError(f"no game {game_id} for this player")
-        game = self._cache.get(game_id, row.revision)
-        if game is None:
-            game = self._decode(db, row)
-            self._cache.put(game_id, row.revision, game)
-        return row, game
-
-    def _decode(self, db: Connection, row: GameRow) -> Game:
-        try:
-            game = codec.decode(*db.state(row.id))
-        except ValueError as exc:
-            raise StoreUnreadableError(f"{self.path}: game {row.id} is damaged: {exc}") from exc
-        if game.variant.name != row.variant:
-            raise StoreUnreadableError(
-                f"{self.path}: game {row.id} is damaged: "
-                f"its state is {game.variant.name}, its row {row.variant}"
-            )
-        return game
-
-    def _load_for_action(
-        self, db: Connection, player_id: int, game_id: int, revision: int | None
-    ) -> tuple[GameRow, Game]:
-        row, game = self._load(db, player_id, game_id)
-        if revision is not None and revision != row.revision:
-            raise StaleRevisionError(
-                f"the game is at revision {row.revision}, not {revision}: it changed meanwhile",
-                self._as_record(db, row, game),
-            )
-        # A finished game takes no action at all. That is the store's rule: for the Game, a move
-        # on a board that is over is only an illegal move, and only the store knows of newer games.
-        if game.over or row.current_game_id != game_id:
-            why = "is over" if game.over else "was replaced by a newer game"
-            raise GameFinishedError(f"game {game_id} {why}", self._as_record(db, row, game))
-        return row, game
-
-    def _restart(self, db: Connection, row: GameRow, game: Game, ranked: bool, daily: str | None) -> GameRow:
-        """Put the new ``game`` in the row of an unplayed game; returns the row as it now stands."""
-        # The old game's history rows go in the same transaction as its state.
-        db.restart(row.id)
-        db.set_ranking(row.id, ranked, daily)
-        checkpoints.note_game(db, row.id, game)
-        return self._save(db, row._replace(ranked=ranked, daily=daily, finished_at=None, flagged=None), game)
-
-    def _save(self, db: Connection, row: GameRow, game: Game) -> GameRow:
-        """Write the changed game; returns its row as it now stands."""
-        revision, now = row.revision + 1, _now()
-        db.update_game(row.id, revision, codec.columns(game), codec.encode(game), now)
-        if game.score > 0:
-            db.raise_best_score(row.player_id, game.variant.name, game.score)
-        self._cache.put(row.id, revision, game)
-        finished_at = (row.finished_at or now) if game.over else None
-        if game.over and row.ranked:
-            # The move that ended a ranked game: it may be the player's best on the all-time board.
-            db.refresh_board_best(row.player_id, game.variant.name)
-        return self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
-
-    def _paced(self, db: Connection, row: GameRow) -> GameRow:
-        """The pace check, once every ``PACE_WINDOW`` actions: flag the game if they came faster
-        than a person plays."""
-        if row.revision % PACE_WINDOW:
-            return row
-        now = self.clock()
-        flagged = None
-        if row.pace_at is not None and now - row.pace_at < PACE_WINDOW / MAX_ACTIONS_PER_S:
-            flagged = f"{PACE_WINDOW} actions in {now - row.pace_at:.2f} s"
-        db.set_pace(row.id, now, flagged)
-        return row._replace(pace_at=now, flagged=row.flagged or flagged)
-
-    def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord:
-        return self._as_record(db, *self._load(db, player_id, game_id))
-
-    def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord:
-        return GameRecord(
-            id=row.id,
-            player_id=row.player_id,
-            revision=row.revision,
-            current=row.current_game_id == row.id,
-            seed=None if codec.withheld(row, game) else game.seed,
-            variant=game.variant.name,
-            board=game.board,
-            score=game.score,
-            moves=game.moves,
-            won=game.won,
-            keep_playing=game.keep_playing,
-            over=game.over,
-            can_undo=game.can_undo,
-            best_score=db.best_score(row.player_id, game.variant.name),
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            spawns=game.spawns,
-            ranked=row.ranked,
-            daily=row.daily,
-            finished_at=row.finished_at,
-            flagged=row.flagged,
-        )
-
-
-def _log(db: Connection, game_id: int, game: Game, first_ply: int) -> None:
-    """Write the game's actions from ``first_ply`` on: the one way actions reach the database, for
-    a game being stored (all of them) as for a move (the last one)."""
-    db.append_actions(game_id, first_ply, game.actions[first_ply:])
 
 
 def web_key(token: str) -> str:
@@ -497,7 +318,3 @@ def _assisted(db: Connection, row: GameRow, **counts: int) -> GameRow:
     """Count an assisted action (a hint, an auto-played move, an undo); it unranks the game."""
     db.add_assists(row.id, **counts)
     return row._replace(ranked=False)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")

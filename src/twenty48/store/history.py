@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from twenty48.store import checkpoints, codec, stats, transfer
 from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery, current_game_of
 from twenty48.store.errors import GameInProgressError, GameNotFoundError
 from twenty48.store.records import ID_LIMIT, GameRecord, ImportResult, Positions, Stats
+from twenty48.store.rows import now_text
 from twenty48.variants import get_variant
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class HistoryStore:
         with self._write() as db:
             row = _owned(db, player_id, game_id)
             # The hidden row is never loaded again, so its cached copy cannot be handed out.
-            db.delete_game(player_id, game_id, _now())
+            db.delete_game(player_id, game_id, now_text())
             # A deleted game leaves the boards; the player's next best takes its place.
             db.refresh_board_best(player_id, row.variant)
 
@@ -129,7 +129,7 @@ class HistoryStore:
                     continue
                 seen.add(item.key)
                 game = item.game
-                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), _now(), None)
+                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), now_text(), None)
                 db.append_actions(game_id, 0, game.actions)
                 checkpoints.write_index(db, game_id, item.index)
                 db.mark_imported(game_id)
@@ -153,7 +153,3 @@ def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:
     if row is None:
         raise GameNotFoundError(f"no game {game_id} for this player")
     return row
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")

@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from twenty48.game import Game
@@ -35,6 +34,7 @@ from twenty48.store.backend import BoardQuery, Connection, GameRow, current_game
 from twenty48.store.codec import unplayed
 from twenty48.store.errors import GameNotFoundError, StoreUnreadableError
 from twenty48.store.records import Daily, GameRecord
+from twenty48.store.rows import now_text
 from twenty48.variants import CLASSIC
 
 #: The secret the daily challenges' keys are derived from.
@@ -130,7 +130,7 @@ class RankingStore:
         """Resuming a daily game replaces the current one: one with no move yet leaves no trace."""
         row, _ = self._unplayed(db, player_id, game_id)
         if row is not None and row.daily is None:
-            db.delete_game(player_id, game_id, _now())
+            db.delete_game(player_id, game_id, now_text())
 
     def daily(self, player_id: int, date: str) -> Daily:
         """The player's daily challenge of ``date``: its game (None before it is started) and its
@@ -160,7 +160,3 @@ class RankingStore:
             if found.seed != game.seed:
                 raise GameNotFoundError("the game shown was replaced by another one meanwhile")
             return self._as_record(db, row, found)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")

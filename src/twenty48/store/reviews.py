@@ -27,11 +27,11 @@ import uuid
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from twenty48.store import codec
 from twenty48.store.backend import Connection, GameRow, ReviewRow, current_game_of
+from twenty48.store.rows import now_text
 
 if TYPE_CHECKING:
     from twenty48.game import Game
@@ -116,7 +116,7 @@ class ReviewsStore:
             if other is not None and other != game_id:
                 return ReviewRequest("busy", None)
             job = uuid.uuid4().hex
-            db.put_review_job(game_id, player_id, job, row.revision, game.moves, wanted, now, _now())
+            db.put_review_job(game_id, player_id, job, row.revision, game.moves, wanted, now, now_text())
             record = _record(db.review(game_id), row.revision, wanted, now)  # type: ignore[arg-type]
             return ReviewRequest("queued", record, game.to_dict())
 
@@ -142,7 +142,7 @@ class ReviewsStore:
             if found is None:
                 return None
             if found.state in LIVE:
-                db.update_review(game_id, found.job, LIVE, "cancelled", None, None, now, _now())
+                db.update_review(game_id, found.job, LIVE, "cancelled", None, None, now, now_text())
                 found = db.review(game_id)
                 assert found is not None
             return _record(found, row.revision, setting_text(setting), now)
@@ -181,7 +181,7 @@ class ReviewsStore:
     ) -> bool:
         now = time.time() if now is None else now
         with self._write() as db:
-            return db.update_review(game_id, job, states, state, done, review, now, _now())
+            return db.update_review(game_id, job, states, state, done, review, now, now_text())
 
 
 def _record(row: ReviewRow, revision: int, wanted: str, now: float) -> ReviewRecord:
@@ -197,7 +197,3 @@ def _record(row: ReviewRow, revision: int, wanted: str, now: float) -> ReviewRec
         review_text=row.review,
         current=state == "done" and row.setting == wanted and row.revision == revision,
     )
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
