@@ -28,7 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --seed or --variant: replace a game in progress without asking (for scripts)",
     )
-    add_db_argument(parser, "the SQLite database of saved games (default: the one the browser game uses)")
+    add_db_argument(
+        parser, "the saved games: an SQLite file or a postgresql:// URL (default: the browser game's file)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
