@@ -100,6 +100,36 @@ def test_the_largest_numbers_fit_and_no_label_wraps(pages: Pages, size: str, lan
         assert found["scrollHeight"] <= found["height"], found
 
 
+# Where the move count sits, against the header's icons and the block that holds it.
+MOVES_BOX = """() => {
+  const moves = document.getElementById('moves'), about = moves.closest('.about');
+  return {moves: moves.getBoundingClientRect().toJSON(), icons: document.getElementById('icons')
+    .getBoundingClientRect().toJSON(), about: about.getBoundingClientRect().toJSON(),
+    clipped: [moves, about].filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.id || e.className)};
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844"])
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_a_six_digit_move_count_is_clear_of_the_icons(pages: Pages, size: str, lang: str) -> None:
+    # The page-wide scroll check alone passed while the count was drawn under the icons.
+    page = open_at(pages, size, path=f"/?lang={lang}")
+    big_numbers(page)
+    found = page.evaluate(MOVES_BOX)
+    moves, icons, about = found["moves"], found["icons"], found["about"]
+    assert page.text_content("#moves") == str(MANY_MOVES) and moves["width"] > 0
+    apart = (
+        moves["right"] <= icons["left"]
+        or moves["left"] >= icons["right"]
+        or moves["bottom"] <= icons["top"]
+        or moves["top"] >= icons["bottom"]
+    )
+    assert apart, found
+    assert found["clipped"] == [], found
+    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], found
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
 @pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
 def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, viewport: dict[str, int]) -> None:
     page = pages.open(viewport=viewport, has_touch=True, is_mobile=True)
