@@ -4,8 +4,10 @@ Starts the real server (`2048 serve`) on a fresh database on loopback and drives
 (headless, through Playwright) against it. Prints one JSON line:
 
 - first_board_bytes: what the first board needs, as the browser fetched it before the page was
-  playable: the html and the css and js under /static/ (uncompressed, fonts not counted);
-  target <= 60 KB (61,440 bytes). first_board_files: how many files that is.
+  playable: the html and the css and js under /static/ (uncompressed, fonts not counted), for an
+  English player; target <= 60 KB (61,440 bytes). first_board_files: how many files that is.
+  first_board_bytes_by_lang: the same for a player whose browser asks for each language (ja and zh
+  add their strings' module); the target holds for each.
 - font_bytes: the fonts fetched for the first board (Clear Sans, woff2), reported apart, as the
   original's fonts are.
 - later_bytes: the page's other html, css and js, fetched only when first used (the languages other
@@ -34,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -102,16 +105,24 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def page_figures(fetched: list[tuple[str, int]], static: Path) -> dict[str, int]:
-    """Bytes for the first board, its fonts, and the page's code that waits for first use."""
+def code_bytes(fetched: list[tuple[str, int]]) -> dict[str, int]:
+    return {path: size for path, size in fetched if not path.endswith(".woff2")}
+
+
+def page_figures(
+    fetched: list[tuple[str, int]], by_lang: dict[str, list[tuple[str, int]]], static: Path
+) -> dict[str, Any]:
+    """Bytes for the first board (an English player's, and each language's), its fonts, and the
+    page's code that waits for first use."""
     fonts = [size for path, size in fetched if path.endswith(".woff2")]
-    code = {path: size for path, size in fetched if not path.endswith(".woff2")}
+    code = code_bytes(fetched)
     files = [p for p in static.rglob("*") if p.suffix in (".html", ".css", ".js")]
     fetched_later = [p for p in files if "/static/" + p.relative_to(static).as_posix() not in code]
     later = [p for p in fetched_later if p.name != "index.html"]
     return {
         "first_board_bytes": sum(code.values()),
         "first_board_files": len(code),
+        "first_board_bytes_by_lang": {lang: sum(code_bytes(f).values()) for lang, f in by_lang.items()},
         "font_bytes": sum(fonts),
         "later_bytes": sum(p.stat().st_size for p in later),
     }
@@ -135,12 +146,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[round(fraction * (len(ordered) - 1))]
 
 
-def first_board_times(browser: Browser, url: str, loads: int) -> tuple[list[float], list[tuple[str, int]]]:
+def first_board_times(
+    browser: Browser, url: str, loads: int, locale: str = "en-US"
+) -> tuple[list[float], list[tuple[str, int]]]:
     """Navigation start to the first playable board, per load; and what the last load fetched for it."""
     times = []
     fetched: list[tuple[str, int]] = []
     for _ in range(loads):
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=locale)
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("body[data-ready]")
@@ -210,6 +223,9 @@ def main() -> None:
                 )
                 first_board_times(browser, url, 2)  # browser start-up work, not the page's
                 boards, fetched = first_board_times(browser, url, args.loads)
+                by_lang = {"en": fetched}
+                for locale in ("ja-JP", "zh-CN"):
+                    by_lang[locale[:2]] = first_board_times(browser, url, 1, locale)[1]
                 dom, frames, split = key_latencies(browser, url, args.presses, args.pause_ms)
                 browser.close()
         finally:
@@ -218,7 +234,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                **page_figures(fetched, static),
+                **page_figures(fetched, by_lang, static),
                 "first_board_ms_p50": round(statistics.median(boards), 1),
                 "first_board_ms_p95": round(percentile(boards, 0.95), 1),
                 "key_to_animation_ms_p50": round(statistics.median(frames), 1),

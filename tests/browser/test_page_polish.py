@@ -79,6 +79,8 @@ GEOMETRY = """() => {
     outside: [...document.querySelectorAll('.app *')].filter(visible).filter(out)
       .map((e) => e.id || e.className),
     wrapped: buttons.filter((b) => b.textContent.trim() && lines(b) > 1).map((b) => b.id || b.textContent),
+    // Nowrap labels do not wrap; one too long for its button is cut instead.
+    clipped: buttons.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.id || b.textContent),
     frame: box(document.querySelector('#frame')).toJSON(),
     texts: ['score', 'best', 'moves'].map((id) => document.getElementById(id).textContent),
   };
@@ -94,22 +96,65 @@ def test_the_largest_numbers_fit_and_no_label_wraps(pages: Pages, size: str, lan
     assert found["texts"] == [str(TOP_SCORE), str(TOP_SCORE), str(MANY_MOVES)]
     assert found["scrollWidth"] <= found["width"], found
     assert found["outside"] == []
-    assert found["wrapped"] == []
+    assert found["wrapped"] == [] and found["clipped"] == []
     if size in PHONES:
         # The whole play view, language links included, is on screen without scrolling.
         assert found["scrollHeight"] <= found["height"], found
 
 
-@pytest.mark.parametrize("viewport", [{"width": 844, "height": 390}, {"width": 667, "height": 375}])
-def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, viewport: dict[str, int]) -> None:
-    page = pages.open(viewport=viewport, has_touch=True, is_mobile=True)
+# Where the move count sits, against the header's icons and the block that holds it.
+MOVES_BOX = """() => {
+  const moves = document.getElementById('moves'), about = moves.closest('.about');
+  return {moves: moves.getBoundingClientRect().toJSON(), icons: document.getElementById('icons')
+    .getBoundingClientRect().toJSON(), about: about.getBoundingClientRect().toJSON(),
+    clipped: [moves, about].filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.id || e.className)};
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844"])
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_a_six_digit_move_count_is_clear_of_the_icons(pages: Pages, size: str, lang: str) -> None:
+    # The page-wide scroll check alone passed while the count was drawn under the icons.
+    page = open_at(pages, size, path=f"/?lang={lang}")
+    big_numbers(page)
+    found = page.evaluate(MOVES_BOX)
+    moves, icons, about = found["moves"], found["icons"], found["about"]
+    assert page.text_content("#moves") == str(MANY_MOVES) and moves["width"] > 0
+    apart = (
+        moves["right"] <= icons["left"]
+        or moves["left"] >= icons["right"]
+        or moves["bottom"] <= icons["top"]
+        or moves["top"] >= icons["bottom"]
+    )
+    assert apart, found
+    assert found["clipped"] == [], found
+    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], found
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+LANDSCAPES = ["844x390", "740x360", "640x360", "667x375"]
+
+
+@pytest.mark.parametrize("size", LANDSCAPES)
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, size: str, lang: str) -> None:
+    width, height = map(int, size.split("x"))
+    viewport = {"width": width, "height": height}
+    page = pages.open(f"/?lang={lang}", viewport=viewport, has_touch=True, is_mobile=True)
+    big_numbers(page)
     found = page.evaluate(GEOMETRY)
     frame = found["frame"]
-    assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"] and frame["width"] >= 300
-    assert found["scrollHeight"] <= viewport["height"] and found["scrollWidth"] <= viewport["width"]
-    assert found["wrapped"] == []
+    assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"]
+    assert frame["width"] >= (300 if width >= 667 else 280)
+    assert found["scrollHeight"] <= viewport["height"] and found["scrollWidth"] <= viewport["width"], found
+    assert found["wrapped"] == [] and found["clipped"] == [], found
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=ARTIFACTS / f"polish-landscape-{viewport['width']}x{viewport['height']}.png")
+    page.screenshot(path=ARTIFACTS / f"polish-landscape-{size}-{lang}.png")
+    # The new-game dialog's buttons too.
+    page.click("#mode")
+    page.wait_for_selector("#confirm[open]")
+    found = page.evaluate(GEOMETRY)
+    assert found["wrapped"] == [] and found["clipped"] == [], found
 
 
 def test_notched_screens_pad_the_play_view_by_the_safe_areas() -> None:

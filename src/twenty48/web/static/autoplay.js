@@ -1,13 +1,35 @@
-// The solver on the page: a hint for the player, and auto-play, which asks for a hint and plays its
-// best move through the same queue as the player's keys, again and again until stopped.
+// The solver on the page: a hint for the player, drawn under the board, and auto-play, which asks for
+// a hint and plays its best move through the same queue as the player's keys, again and again until
+// stopped.
 
 import { api } from "./api.js";
+import { stylesheet } from "./settings-ui.js";
 
 // The server's refusals of a hint while its solver is taken (503 hints_busy, 429 hint_in_progress).
 const BUSY = new Set(["hints_busy", "hint_in_progress"]);
 
 // Auto-play: [pause between moves, solver budget] in ms.
 const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };
+
+const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
+// The hint's look comes with this module, not with the first board; unstyled, a hint still reads.
+const styled = stylesheet("hint.css").catch(() => {});
+
+// Each legal move's standing as a word (the raw values mean nothing to a player), "–" where a move
+// is not legal, the best one also in the round badge.
+function showHint(hud, answer) {
+  const hints = document.getElementById("hints");
+  const grades = Object.fromEntries(answer.moves.map((m) => [m.direction, m.grade]));
+  for (const chip of hints.querySelectorAll(".chip")) {
+    const grade = grades[chip.dataset.dir] ?? "";
+    chip.dataset.g = grade;
+    chip.textContent = `${ARROWS[chip.dataset.dir]} ${grade ? hud.t("g" + grade) : "–"}`;
+    chip.classList.toggle("best", chip.dataset.dir === answer.best);
+  }
+  hints.querySelector(".arrow").textContent = ARROWS[answer.best];
+  hints.hidden = false;
+  hud.announce("hintIs", { d: hud.t(answer.best) });
+}
 
 export class AutoPlay {
   constructor(queue, hud, settings) {
@@ -97,11 +119,12 @@ export class AutoPlay {
     if (!state || state.over) return;
     try {
       const answer = await api.hint(state);
+      await styled;
       // Revisions restart with each game, another tab may have moved, and a new game may replace an
       // unplayed one under the same id: only the position asked about, still shown, counts.
       const same = (a, b) => a.game_id === b.id && a.revision === b.revision;
       if (!same(answer, state) || !same(answer, queue.state)) return;
-      hud.hint(answer);
+      showHint(hud, answer);
     } catch (error) {
       if (BUSY.has(error.code)) hud.notice("hintsBusy", {}, 3000);
       else if (error.retryable) hud.notice("offline", { n: queue.actions.length }, 3000);

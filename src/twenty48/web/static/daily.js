@@ -3,10 +3,13 @@
 // the server says everything shown here (GET /api/daily), the page only counts the seconds down.
 
 import { call } from "./api.js";
+import { stylesheet } from "./settings-ui.js";
 
 const $ = (id) => document.getElementById(id);
 // The server is asked again this often, and whenever a daily game ends or starts.
 const REFRESH_MS = 60_000;
+// The entry stays hidden until it knows the day, and so until its look has come (or failed to).
+const styled = stylesheet("daily.css").catch(() => {});
 
 export const STRINGS = {
   en: {
@@ -38,7 +41,7 @@ export class DailyEntry {
 
   async refresh() {
     try {
-      this.info = await call("GET", "/api/daily");
+      [this.info] = await Promise.all([call("GET", "/api/daily"), styled]);
       this.at = performance.now();
     } catch {
       return; // the entry keeps what it showed; the next refresh tries again

@@ -40,13 +40,6 @@ export class Hud {
     return this.view.busy;
   }
 
-  // The solver's advice: each legal move's standing in words (the raw values mean nothing to a player).
-  hint(answer) {
-    const grades = Object.fromEntries(answer.moves.map((m) => [m.direction, m.grade]));
-    this.view.showHint(answer.best, grades, (grade) => this.t("g" + grade));
-    this.announce("hintIs", { d: this.t(answer.best) });
-  }
-
   get hintShown() {
     return this.view.hintShown;
   }

@@ -5,7 +5,6 @@
 const SLIDE_MS = 100;
 const STEP = 24.25; // slot + gap, in percent of the frame's width (see .tile.ghost in style.css)
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
-const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
 
 function tile(value, effect) {
   const el = document.createElement("span");
@@ -145,19 +144,7 @@ export class BoardView {
     );
   }
 
-  // The solver's advice under the board: each move's standing as a word (`words`: grade -> text),
-  // "–" where a move is not legal, the best one also in the round badge.
-  showHint(best, grades, words) {
-    for (const chip of this.hints.querySelectorAll(".chip")) {
-      const grade = grades[chip.dataset.dir] ?? "";
-      chip.dataset.g = grade;
-      chip.textContent = `${ARROWS[chip.dataset.dir]} ${grade ? words(grade) : "–"}`;
-      chip.classList.toggle("best", chip.dataset.dir === best);
-    }
-    this.hints.querySelector(".arrow").textContent = ARROWS[best];
-    this.hints.hidden = false;
-  }
-
+  // The solver's advice under the board (autoplay.js draws it) goes with the position it was for.
   clearHint() {
     this.hints.hidden = true;
   }
