@@ -12,9 +12,9 @@ from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store, open_store
 from twenty48.web import create_app
+from twenty48.web.days import seconds_to_midnight
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
-from twenty48.web.routes import seconds_to_midnight
 
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 

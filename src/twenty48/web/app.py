@@ -17,6 +17,7 @@ from starlette.types import ASGIApp
 from twenty48 import __version__
 from twenty48.store import Store, StoreError
 from twenty48.web import boards, errors, history, players, reviews, routes
+from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.worker import StoreWorker
@@ -75,7 +76,7 @@ def create_app(
         openapi_url="/openapi.json",
         lifespan=lifespan,
     )
-    web = routes.WebContext(store=store, worker=StoreWorker(store), limits=limits or Limits())
+    web = WebContext(store=store, worker=StoreWorker(store), limits=limits or Limits())
     if clock is not None:
         web.clock = clock
     app.state.web = web

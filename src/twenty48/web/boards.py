@@ -9,13 +9,16 @@ from fastapi import APIRouter, Path, Query, Response
 
 from twenty48.store import ID_LIMIT
 from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
+from twenty48.web.answers import ERROR_RESPONSES, json_answer
+from twenty48.web.context import NO_PLAYER, CallerDep
+from twenty48.web.days import utc_date
 from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
+from twenty48.web.params import Digits
 from twenty48.web.players_models import BoardName, LeaderboardAnswer
-from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, Digits, _json, utc_date
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 PublicGameId = Annotated[
     int, Path(ge=1, le=ID_LIMIT, description="A game on the leaderboards, over (and past its day)."), Digits
@@ -69,7 +72,7 @@ async def leaderboard(
         offset=offset,
         player_id=None if me.player == NO_PLAYER else me.player,
     )
-    return _json(LeaderboardAnswer.of(found))
+    return json_answer(LeaderboardAnswer.of(found))
 
 
 @router.get(
@@ -82,7 +85,7 @@ async def leaderboard(
 )
 async def public_replay(me: CallerDep, game_id: PublicGameId) -> Response:
     found = await me.run(me.web.store.public_replay, game_id, utc_date(me.web.clock()))
-    return _json(ReplayAnswer.of(found))
+    return json_answer(ReplayAnswer.of(found))
 
 
 @router.get(

@@ -13,6 +13,8 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.store import ImportRefusedError, transfer
 from twenty48.store.records import Stats
+from twenty48.web.answers import ERROR_RESPONSES, json_answer
+from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import error_response
 from twenty48.web.guard import MAX_IMPORT_BODY
 from twenty48.web.history_models import (
@@ -24,13 +26,13 @@ from twenty48.web.history_models import (
     positions_json,
 )
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
-from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, GameId, _json
+from twenty48.web.params import GameId
 
 #: Imports replay every game on a thread of their own, one at a time, so that a big file neither
 #: holds up the store thread (every player's moves) nor takes every core.
 _IMPORTS = anyio.CapacityLimiter(1)
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 
 @router.get(
@@ -76,9 +78,9 @@ async def stats(
 ) -> Response:
     if me.player == NO_PLAYER:
         # A visitor who has not played yet has no games (and asking stores nothing).
-        return _json(StatsAnswer.of(Stats.unfinished(variant), assisted))
+        return json_answer(StatsAnswer.of(Stats.unfinished(variant), assisted))
     found = await me.run(me.web.store.stats, me.player, variant, assisted=assisted == "include")
-    return _json(StatsAnswer.of(found, assisted))
+    return json_answer(StatsAnswer.of(found, assisted))
 
 
 @router.get(
@@ -144,7 +146,7 @@ async def import_file(me: CallerDep, request: Request) -> Response:
     # A valid file is what makes a first-time visitor a stored player (a refused one creates none).
     me = await me.registered()
     result = await me.run(me.web.store.import_games, me.player, games)
-    return _json(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
+    return json_answer(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
 
 
 def _uploaded_file(content_type: str, body: bytes) -> bytes | None:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from twenty48.store import ID_LIMIT, Positions, Stats
 from twenty48.store.history import MAX_POSITIONS
 from twenty48.web.models import Spawn, VariantName
-from twenty48.web.routes import Digits
+from twenty48.web.params import Digits
 
 #: The page of positions a request asks for (the player's own game or a public one): from move
 #: ``first``, ``count`` of them. The store numbers a game's moves in 64-bit integers, as it does its

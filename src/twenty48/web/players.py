@@ -8,22 +8,23 @@ import math
 from fastapi import APIRouter, Request, Response, status
 
 from twenty48.names import NameRefused, check
+from twenty48.web.answers import ERROR_RESPONSES, json_answer
+from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.guard import new_token, player_cookie
 from twenty48.web.models import ErrorAnswer
 from twenty48.web.players_models import ClaimRequest, MeAnswer, MeRequest, TransferAnswer
-from twenty48.web.routes import _ERRORS, NO_PLAYER, CallerDep, _json
 
 logger = logging.getLogger("twenty48.web")
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 
 @router.get("/me", response_model=MeAnswer, summary="The player's display name and board visibility")
 async def me(me: CallerDep) -> Response:
     if me.player == NO_PLAYER:
-        return _json(MeAnswer.of(None))
-    return _json(MeAnswer.of(await me.run(me.web.store.profile, me.player)))
+        return json_answer(MeAnswer.of(None))
+    return json_answer(MeAnswer.of(await me.run(me.web.store.profile, me.player)))
 
 
 @router.put(
@@ -57,7 +58,7 @@ async def set_me(me: CallerDep, body: MeRequest) -> Response:
         profile = await me.run(store.set_name, me.player, body.name)
     if body.hidden is not None:
         profile = await me.run(store.set_hidden, me.player, body.hidden)
-    return _json(MeAnswer.of(profile))
+    return json_answer(MeAnswer.of(profile))
 
 
 @router.post(
@@ -72,7 +73,7 @@ async def transfer(me: CallerDep) -> Response:
     me = await me.registered()
     now = me.web.clock()
     code = await me.run(me.web.store.new_transfer, me.player, now)
-    return _json(TransferAnswer.of(code, now), status.HTTP_201_CREATED)
+    return json_answer(TransferAnswer.of(code, now), status.HTTP_201_CREATED)
 
 
 @router.post(
@@ -101,6 +102,6 @@ async def claim(me: CallerDep, body: ClaimRequest, request: Request) -> Response
     token = new_token()
     player = await me.run(web.store.claim_transfer, body.code, token, now)
     web.remember(token, player.id)
-    response = _json(MeAnswer.of(await me.run(web.store.profile, player.id)))
+    response = json_answer(MeAnswer.of(await me.run(web.store.profile, player.id)))
     response.headers["set-cookie"] = player_cookie(token, request.scope)
     return response

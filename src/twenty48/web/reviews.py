@@ -8,13 +8,15 @@ from typing import Any
 from fastapi import APIRouter, Response, status
 
 from twenty48.store.reviews import ReviewRecord
+from twenty48.web.answers import ERROR_RESPONSES
+from twenty48.web.context import CallerDep
 from twenty48.web.errors import error_response
 from twenty48.web.models import ErrorAnswer
+from twenty48.web.params import GameId
 from twenty48.web.review_models import ReviewStatus, status_json
 from twenty48.web.review_worker import ReviewJob
-from twenty48.web.routes import _ERRORS, CallerDep, GameId
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 #: Seconds a player whose other game is being reviewed is told to wait before asking again.
 IN_PROGRESS_RETRY_S = 5

@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import logging
 import math
-import re
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
-from pydantic import BaseModel, BeforeValidator
+from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, Daily, GameFinishedError, MoveOutcome, StaleRevisionError, Store
+from twenty48.store import ID_LIMIT, Daily, GameFinishedError, MoveOutcome, StaleRevisionError
 from twenty48.store.errors import refusal
+from twenty48.web.answers import ERROR_RESPONSES, json_answer
+from twenty48.web.context import NO_PLAYER, CallerDep
+from twenty48.web.days import seconds_to_midnight, utc_date
 from twenty48.web.errors import TooManyRequestsError
-from twenty48.web.guard import MAX_BODY, player_token
-from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.models import (
     DEFAULT_VARIANT,
     VARIANT_HELP,
@@ -41,17 +37,15 @@ from twenty48.web.models import (
     SortName,
     VariantName,
 )
-from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game, pending_record
-from twenty48.web.review_worker import ReviewWorker
-from twenty48.web.worker import HintInProgressError, HintWorker, StoreWorker, wait_for_disconnect
+from twenty48.web.params import Digits, GameId
+from twenty48.web.pending import PENDING_GAME, pending_record
+from twenty48.web.worker import HintInProgressError, wait_for_disconnect
 
 if TYPE_CHECKING:
     from twenty48.ai import Pace
 
 T = TypeVar("T")
 
-#: How many cookie -> player id mappings ``WebContext.players`` holds before it starts over.
-PLAYER_CACHE_SIZE = 100_000
 #: Games per page of the game list: the default and the most one request may ask for.
 PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -59,158 +53,9 @@ MAX_PAGE_SIZE = 100
 DEFAULT_HINT_MS = 300
 MIN_HINT_MS = 10
 MAX_HINT_MS = 5000
-#: The player of a request whose cookie names no stored player yet. No player has id 0, so the
-#: store finds nothing of it: its games are none and every game id answers 404.
-NO_PLAYER = 0
 
 logger = logging.getLogger("twenty48.web")
 
-
-@dataclass
-class WebContext:
-    """What the routes share: the store, the thread that talks to it, the solver's thread, limits."""
-
-    store: Store
-    worker: StoreWorker
-    limits: Limits = field(default_factory=Limits)
-    #: The server secret new visitors' pending games derive from (``twenty48.web.pending``).
-    pending_secret: bytes = field(init=False)
-    #: Hints run one at a time, so a burst of them cannot take every core from the moves.
-    hints: HintWorker = field(init=False)
-    #: Reviews run one at a time in a background process (``review_worker``).
-    reviews: ReviewWorker = field(init=False)
-    #: Remembered cookie token -> player id (it only saves a query; cleared when full).
-    players: dict[str, int] = field(default_factory=dict)
-    #: Unix seconds now: transfer codes' expiry, the UTC day of the daily challenge and its board
-    #: (tests set it). Looked up at each call, so a test that patches ``time.time`` moves it too.
-    clock: Callable[[], float] = field(default=lambda: time.time())
-    #: Transfer codes tried per client address.
-    claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
-
-    def __post_init__(self) -> None:
-        self.hints = HintWorker(self.limits.hint_queue)
-        self.pending_secret = self.store.server_secret(PENDING_SECRET)
-        self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
-
-    def remember(self, token: str, player: int) -> None:
-        if len(self.players) >= PLAYER_CACHE_SIZE:
-            self.players.clear()
-        self.players[token] = player
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who is asking, and with what: the player making the request and the shared ``WebContext``.
-
-    Resolved once per request by one dependency (each dependency costs time per request).
-    """
-
-    web: WebContext
-    #: The player's id, or ``NO_PLAYER`` until a request that needs one creates it (``registered``).
-    player: int
-    token: str = ""
-
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await self.web.worker.run(fn, *args, **kwargs)
-
-    def pending(self) -> Game:
-        """The game this caller is shown before a player is stored (``twenty48.web.pending``)."""
-        return pending_game(self.web.pending_secret, self.token)
-
-    async def game_id(self, game_id: int) -> tuple[Caller, int]:
-        """The caller and the stored game ``game_id`` names: ``PENDING_GAME`` is the caller's
-        pending game, stored now if it was not yet (with the player), or a 404 once another game
-        has replaced it."""
-        if game_id != PENDING_GAME:
-            return self, game_id
-        me = await self.registered()
-        pending = self.pending()
-        return me, (await me.run(me.web.store.adopt_pending, me.player, pending)).id
-
-    async def stored(self, game_id: int) -> int:
-        """The stored game a reading route's ``game_id`` names: ``PENDING_GAME``, the id a tab was
-        shown before the first move, is the game that move stored (a visitor with nothing stored has
-        no game 0 to read)."""
-        if game_id != PENDING_GAME or self.player == NO_PLAYER:
-            return game_id
-        return (await self.game_id(game_id))[1]
-
-    async def registered(self) -> Caller:
-        """This caller with a stored player: created now by the first request that needs one (it
-        starts or shows a game), called once the request is known to be valid."""
-        if self.player != NO_PLAYER:
-            return self
-        player = (await self.run(self.web.store.web_player, self.token)).id
-        self.web.remember(self.token, player)
-        return Caller(self.web, player, self.token)
-
-
-async def get_caller(request: Request) -> Caller:
-    # async: FastAPI would run a plain function in its thread pool, a hop per request.
-    # Only looks the player up: reading, a refused request (422 included) and another origin's
-    # page create nothing (routes that need a player call ``Caller.registered``).
-    web: WebContext = request.app.state.web
-    token = player_token(request.scope)
-    player = web.players.get(token)
-    if player is None:
-        found = await web.worker.run(web.store.find_web_player, token)
-        if found is None:
-            return Caller(web, NO_PLAYER, token)
-        player = found.id
-        web.remember(token, player)
-    return Caller(web, player, token)
-
-
-def _json(answer: BaseModel, status_code: int = 200) -> Response:
-    # Serialised by pydantic-core directly: returning the model would make FastAPI validate it again.
-    return Response(answer.model_dump_json(), status_code=status_code, media_type="application/json")
-
-
-_DIGITS = re.compile(r"[0-9]+")
-#: Every ``Digits`` parameter's bound is at most ID_LIMIT (19 digits), so a longer number is past
-#: it; it goes on as this value, for the parameter's own bound to word the refusal, and a number
-#: of any length never reaches int().
-_PAST_EVERY_BOUND = str(10**19)
-
-
-def _digits(value: object) -> object:
-    """Path and query integers as plain decimal digits: Python's int() also reads "+1", " 1",
-    "1_0" (10) and pydantic "1.0", so one game had many URLs."""
-    if not isinstance(value, str):
-        return value
-    if not _DIGITS.fullmatch(value):
-        raise ValueError("expected decimal digits only")
-    significant = value.lstrip("0")
-    return _PAST_EVERY_BOUND if len(significant) > len(str(ID_LIMIT)) else significant or "0"
-
-
-#: A route parameter typed ``CallerDep`` receives the request's ``Caller``.
-CallerDep = Annotated[Caller, Depends(get_caller)]
-#: Integers in a URL are decimal digits, nothing else: ``Digits`` after the parameter's own bounds
-#: (placed after them, the bounds still reach the schema as minimum and maximum).
-Digits = BeforeValidator(_digits)
-GameId = Annotated[
-    int,
-    Path(
-        ge=0,
-        le=ID_LIMIT,
-        description="A game of the requesting player; 0 is a new visitor's first game, which is stored "
-        "only at its first move (its answers then carry its id).",
-    ),
-    Digits,
-]
-
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorAnswer, "description": description}
-    for code, description in {
-        400: "Malformed JSON.",
-        403: "Made by another site's page (`Sec-Fetch-Site` or `Origin`).",
-        404: "No such game for this player.",
-        413: f"Request body over {MAX_BODY} bytes.",
-        422: "A field is missing, of the wrong type or out of range.",
-        503: "The database is unavailable (locked by another program, disk full).",
-    }.items()
-}
 _CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {
         "model": ErrorAnswer,
@@ -219,7 +64,7 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
     }
 }
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 
 @router.get(
@@ -232,8 +77,8 @@ router = APIRouter(prefix="/api", responses=_ERRORS)
 )
 async def current_game(me: CallerDep) -> Response:
     if me.player == NO_PLAYER:
-        return _json(GameState.of(pending_record(me.pending())))
-    return _json(GameState.of(await me.run(me.web.store.current_game, me.player, ranked=True)))
+        return json_answer(GameState.of(pending_record(me.pending())))
+    return json_answer(GameState.of(await me.run(me.web.store.current_game, me.player, ranked=True)))
 
 
 @router.post(
@@ -265,7 +110,7 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
         record = await me.run(
             me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
         )
-    return _json(GameState.of(record), status.HTTP_201_CREATED)
+    return json_answer(GameState.of(record), status.HTTP_201_CREATED)
 
 
 @router.get(
@@ -281,19 +126,7 @@ async def daily(me: CallerDep) -> Response:
         found = Daily(utc_date(now), None, None)
     else:
         found = await me.run(me.web.store.daily, me.player, utc_date(now))
-    return _json(DailyAnswer.of(found, seconds_to_midnight(now)))
-
-
-def utc_date(now: float) -> str:
-    """The UTC date at ``now`` (Unix seconds): the daily challenge and board of that day."""
-    return datetime.fromtimestamp(now, UTC).date().isoformat()
-
-
-def seconds_to_midnight(now: float) -> int:
-    """Whole seconds (rounded up) from ``now`` (Unix seconds) until the next UTC day begins."""
-    day = datetime.fromtimestamp(now, UTC).date()
-    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
-    return math.ceil(midnight.timestamp() - now)
+    return json_answer(DailyAnswer.of(found, seconds_to_midnight(now)))
 
 
 @router.get(
@@ -313,7 +146,7 @@ async def list_games(
     finished: Annotated[bool | None, Query(description="Only finished (true) or unfinished games")] = None,
 ) -> Response:
     if me.player == NO_PLAYER:
-        return _json(GameList(games=[], next_before=None))
+        return json_answer(GameList(games=[], next_before=None))
     games = await me.run(
         me.web.store.games,
         me.player,
@@ -323,7 +156,7 @@ async def list_games(
         variant=variant,
         finished=finished,
     )
-    return _json(
+    return json_answer(
         GameList(
             games=[GameListItem.of(g) for g in games],
             next_before=games[-1].id if len(games) == limit else None,
@@ -334,9 +167,9 @@ async def list_games(
 @router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
 async def get_game(me: CallerDep, game_id: GameId) -> Response:
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
-        return _json(GameState.of(pending_record(me.pending())))
+        return json_answer(GameState.of(pending_record(me.pending())))
     me, game_id = await me.game_id(game_id)
-    return _json(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
+    return json_answer(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
 @router.post(
@@ -360,12 +193,12 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
             shown, body.revision, lambda g: g.play(make_action(body.direction, body.cell))
         )
         if not trial.changed:
-            return _json(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
+            return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
     me, game_id = await me.game_id(game_id)
     outcome = await me.run(
         store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision, auto=body.auto
     )
-    return _json(MoveAnswer.of(outcome))
+    return json_answer(MoveAnswer.of(outcome))
 
 
 @router.post(
@@ -376,7 +209,7 @@ async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
         _pending_action(me.pending(), body.revision, Game.undo)
     me, game_id = await me.game_id(game_id)
     record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
-    return _json(GameState.of(record))
+    return json_answer(GameState.of(record))
 
 
 @router.post(
@@ -390,7 +223,7 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
         _pending_action(me.pending(), body.revision, Game.keep_going)
     me, game_id = await me.game_id(game_id)
     record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
-    return _json(GameState.of(record))
+    return json_answer(GameState.of(record))
 
 
 @router.get(
@@ -432,7 +265,7 @@ async def hint(
         )
     finally:
         await me.run(me.web.store.release_hint, me.player, lease)
-    return _json(
+    return json_answer(
         HintAnswer(
             game_id=asked,
             revision=record.revision,
@@ -469,7 +302,7 @@ def _rank(board: Board, time_limit: float, pace: Pace) -> dict[Direction, float]
 )
 async def replay(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
-    return _json(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
+    return json_answer(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
 @router.get("/best", response_model=BestScore, summary="The player's best score in a variant")
@@ -478,5 +311,7 @@ async def best(
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
 ) -> Response:
     if me.player == NO_PLAYER:
-        return _json(BestScore(variant=variant, best=0))
-    return _json(BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant)))
+        return json_answer(BestScore(variant=variant, best=0))
+    return json_answer(
+        BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant))
+    )
