@@ -13,7 +13,7 @@ import statistics
 import time
 
 from timing import percentile
-from twenty48.ai import analyse, best_move, solver, warm_up
+from twenty48.ai import analyse, best_move, pools, warm_up
 from twenty48.game import Game
 from twenty48.rules import Board
 
@@ -51,7 +51,7 @@ def main() -> None:
                 "ms_max": round(max(ms), 1),
                 "ms_mean": round(statistics.fmean(ms), 1),
                 "mean_depth": round(statistics.fmean(depths), 2),
-                "threads": solver.THREADS,
+                "threads": pools.THREADS,
             }
         )
     )

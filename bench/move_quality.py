@@ -27,8 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from twenty48.ai import analyse, solver
-from twenty48.ai.solver import depth_rule
+from twenty48.ai import analyse, pools
+from twenty48.ai.budget import depth_rule
 from twenty48.rules import Board
 
 POSITIONS = Path(__file__).with_name("data") / "late_positions.jsonl"
@@ -60,7 +60,7 @@ def near_the_end(position: dict[str, Any]) -> bool:
 
 def one_thread() -> None:
     # Worker processes share the cores out among themselves.
-    solver.THREADS = 1
+    pools.THREADS = 1
 
 
 def summary(results: list[dict[str, tuple[float, bool, int]]]) -> dict[str, Any]:

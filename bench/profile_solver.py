@@ -22,7 +22,7 @@ import json
 import time
 from collections.abc import Callable
 
-from twenty48.ai import DEFAULT, analyse, search, solver, warm_up
+from twenty48.ai import DEFAULT, analyse, pools, search, solver, warm_up
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -55,7 +55,7 @@ def cpu_per_move(work: Callable[[], object], moves: int, repeat: int) -> float:
 
 def run_kernel(roots: list[list[solver._Root]], tables: list) -> int:
     """Search every root at depth 3 as ``analyse`` does, each with a fresh stamp; the nodes."""
-    table = solver._table(DEFAULT)
+    table = pools.heuristic_table(DEFAULT)
     nodes = 0
     for position in roots:
         for root, tt in zip(position, tables, strict=False):
@@ -77,7 +77,7 @@ def main() -> None:
     warm_up()
     boards, actions = replay(args.moves)
     roots = [solver._root_moves(b) for b in boards]
-    with solver._transposition_tables(4, True) as tables:
+    with pools.transposition_tables(4, True) as tables:
         pass
     if args.kernel_only is not None:
         for _ in range(args.kernel_only):
@@ -92,12 +92,12 @@ def main() -> None:
 
     def set_up() -> None:
         for position in roots:
-            solver._Kernel(solver._table(DEFAULT), DEFAULT.loss, solver.PROBABILITY_THRESHOLD)
-            with solver._transposition_tables(len(position), True) as tts:
+            solver._Kernel(pools.heuristic_table(DEFAULT), DEFAULT.loss, solver.PROBABILITY_THRESHOLD)
+            with pools.transposition_tables(len(position), True) as tts:
                 [solver._Task(root, tt, search.new_control()) for root, tt in zip(position, tts, strict=True)]
 
     def hand_off() -> None:
-        pool = solver._pool()
+        pool = pools.thread_pool()
         for _ in range(n):
             list(pool.map(int, range(4)))
 

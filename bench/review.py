@@ -25,7 +25,7 @@ import os
 import time
 from pathlib import Path
 
-from twenty48.ai import analyse, best_move, solver
+from twenty48.ai import analyse, best_move, pools, solver
 from twenty48.ai.review import REVIEW_NODES, REVIEW_SETTING, review_game
 from twenty48.ai.standing import standings
 from twenty48.game import Game
@@ -75,7 +75,7 @@ def main() -> None:
     seconds = time.perf_counter() - started
     result = {
         "setting": REVIEW_SETTING,
-        "cores": solver.THREADS,
+        "cores": pools.THREADS,
         "game_moves": game.moves,
         "game_max_tile": game.board.max_tile,
         "seconds": round(seconds, 2),

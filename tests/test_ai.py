@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twenty48 import fast
-from twenty48.ai import DEFAULT, analyse, best_move, default_depth, rank_moves, search, solver
+from twenty48.ai import DEFAULT, analyse, best_move, budget, default_depth, pools, rank_moves, search, solver
+from twenty48.ai.budget import LATE_NODE_BUDGET, NODE_BUDGET, node_budget
 from twenty48.ai.play import play_game
 from twenty48.ai.reduce import squeeze
-from twenty48.ai.solver import LATE_NODE_BUDGET, NODE_BUDGET, node_budget
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -220,14 +220,14 @@ def test_the_late_game_searches_as_deep_as_its_budget_allows(monkeypatch):
     # A crowded board from a solver game: few spawns a round make deep rounds cheap, so the
     # search goes past the depth rule (7 here) within the budget.
     late = Board.parse("4 512 8192 16384/2 8 16 32/8 64 4 2/0 2 4 16")
-    rule = solver.depth_rule(late)
+    rule = budget.depth_rule(late)
     deeper = analyse(late)
-    assert rule < deeper.depth <= default_depth(late) == solver.MAX_DEPTH
+    assert rule < deeper.depth <= default_depth(late) == budget.MAX_DEPTH
     assert deeper.nodes <= node_budget(late)
     assert deeper.values == analyse(late, depth=deeper.depth).values
     same = analyse(late, nodes=node_budget(late))
     assert (same.values, same.depth, same.nodes) == (deeper.values, deeper.depth, deeper.nodes)
-    monkeypatch.setattr(solver, "LATE_NODE_BUDGET", LATE_NODE_BUDGET // 8)
+    monkeypatch.setattr(budget, "LATE_NODE_BUDGET", LATE_NODE_BUDGET // 8)
     assert analyse(late).depth < deeper.depth
 
 
@@ -248,7 +248,7 @@ def test_threads_do_not_change_the_answer(monkeypatch, depth):
     monkeypatch.setattr(solver, "PARALLEL_NODES", 0)
     answers = []
     for threads in (1, 4):
-        monkeypatch.setattr(solver, "THREADS", threads)
+        monkeypatch.setattr(pools, "THREADS", threads)
         answers.append([analyse(board, depth=depth) for board in (MIDGAME, CROWDED, BEYOND)])
     for one, many in zip(*answers, strict=True):
         assert (one.values, one.depth, one.nodes) == (many.values, many.depth, many.nodes)
@@ -288,8 +288,8 @@ def test_another_thread_can_stop_a_search():
 def test_a_search_during_the_warm_up_waits_for_it_and_builds_no_tables_of_its_own(monkeypatch):
     # A fresh process's state: not warmed, no table in the pool, no thread in it.
     monkeypatch.setattr(solver, "_warm", False)
-    monkeypatch.setattr(solver, "_free_tables", [])
-    monkeypatch.setattr(solver, "_executor", None)
+    monkeypatch.setattr(pools, "_free_tables", [])
+    monkeypatch.setattr(pools, "_executor", None)
     built = []
     make_array = np.empty
 
@@ -298,17 +298,17 @@ def test_a_search_during_the_warm_up_waits_for_it_and_builds_no_tables_of_its_ow
             built.append(shape)
         return make_array(shape, dtype=dtype)
 
-    monkeypatch.setattr(solver.np, "empty", counting_empty)
+    monkeypatch.setattr(pools.np, "empty", counting_empty)
     # The warm-up stops where it starts the pool's threads, after its first search, until released.
     reached, release = threading.Event(), threading.Event()
-    make_pool = solver._pool
+    make_pool = pools.thread_pool
 
     def held_pool():
         reached.set()
         release.wait()
         return make_pool()
 
-    monkeypatch.setattr(solver, "_pool", held_pool)
+    monkeypatch.setattr(pools, "thread_pool", held_pool)
     warming = threading.Thread(target=solver.warm_up)
     warming.start()
     assert reached.wait(10)
@@ -321,10 +321,10 @@ def test_a_search_during_the_warm_up_waits_for_it_and_builds_no_tables_of_its_ow
     warming.join()
     searching.join()
     assert solver._warm and solver._warmer is None
-    assert len(built) == 4 and len(solver._free_tables) == 4
-    assert solver._executor is not None and len(solver._executor._threads) >= 1
+    assert len(built) == 4 and len(pools._free_tables) == 4
+    assert pools._executor is not None and len(pools._executor._threads) >= 1
     # Once warm, a call does nothing: no search, so no table and no thread either.
     monkeypatch.setattr(solver, "analyse", lambda *args, **kwargs: pytest.fail("searched again"))
-    monkeypatch.setattr(solver, "_pool", lambda: pytest.fail("started the pool again"))
+    monkeypatch.setattr(pools, "thread_pool", lambda: pytest.fail("started the pool again"))
     solver.warm_up()
     assert len(built) == 4

@@ -55,15 +55,15 @@ def test_a_searchs_pool_threads_take_the_askers_priority() -> None:
     # In a process of its own: the pool's threads may keep a lowered priority for good.
     script = """
 import functools, os, threading
-from twenty48.ai import solver
+from twenty48.ai import pools
 def priority(_):
     return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-list(solver._pool().map(priority, range(8)))  # the pool's threads start at this thread's priority
+list(pools.thread_pool().map(priority, range(8)))  # the pool's threads start at this thread's priority
 seen = []
 def ask():
     os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    task = functools.partial(solver._at_niceness, solver._niceness(), priority)
-    seen.extend(solver._pool().map(task, range(8)))
+    task = functools.partial(pools.at_niceness, pools.thread_niceness(), priority)
+    seen.extend(pools.thread_pool().map(task, range(8)))
 asker = threading.Thread(target=ask)
 asker.start()
 asker.join()

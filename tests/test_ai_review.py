@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from twenty48.ai import best_move, solver
+from twenty48.ai import best_move, pools, solver
 from twenty48.ai.review import (
     GRADES,
     OUTLOOK_DEPTH,
@@ -89,7 +89,7 @@ def test_the_review_is_the_same_every_time_and_on_any_number_of_threads(monkeypa
     assert review_game(game) == first
     monkeypatch.setattr(solver, "PARALLEL_NODES", 0)
     for threads in (1, 3):
-        monkeypatch.setattr(solver, "THREADS", threads)
+        monkeypatch.setattr(pools, "THREADS", threads)
         assert review_game(game) == first
 
 

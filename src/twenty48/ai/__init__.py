@@ -8,17 +8,10 @@
 and an optional ``time_limit`` in seconds; ``analyse`` also reports the depth reached.
 """
 
+from twenty48.ai.budget import default_depth, node_budget
 from twenty48.ai.heuristic import DEFAULT, Heuristic
-from twenty48.ai.solver import (
-    Analysis,
-    Pace,
-    analyse,
-    best_move,
-    default_depth,
-    node_budget,
-    rank_moves,
-    warm_up,
-)
+from twenty48.ai.pace import Pace
+from twenty48.ai.solver import Analysis, analyse, best_move, rank_moves, warm_up
 
 __all__ = [
     "DEFAULT",

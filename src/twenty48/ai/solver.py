@@ -16,14 +16,16 @@ valued by the compiled ``search.chance_value``. The search depth is one of
 * adaptive (the default): iterative deepening within a budget of chance nodes. Until the board
   holds an 8192 it deepens toward nneonneo/2048-ai's depth rule (deeper as the board holds more
   distinct tiles) within ``NODE_BUDGET``; from then on as deep as a budget allows that doubles
-  for each empty cell the board is short of ``CROWDED`` (``node_budget``). Counting nodes
-  instead of seconds keeps it fast and still deterministic: a seeded game replays exactly.
+  for each empty cell the board is short of ``CROWDED`` (``node_budget``; all three in
+  ``budget``). Counting nodes instead of seconds keeps it fast and still deterministic: a seeded
+  game replays exactly.
 
 Each root move is searched with its own transposition table and node count, so its value
 does not depend on the other roots or on the order they run in: a big search spreads its
-roots over ``THREADS`` threads (the kernel runs without the GIL) and still gives exactly
-the values, and stops at exactly the depth, that one thread would. Tables come from a small
-pool, so any number of threads may call ``rank_moves`` at once.
+roots over ``pools.THREADS`` threads (the kernel runs without the GIL) and still gives exactly
+the values, and stops at exactly the depth, that one thread would. Threads and tables come
+from ``pools``, so any number of threads may call ``rank_moves`` at once; a ``Pace`` (``pace``)
+brakes a running search from another thread.
 """
 
 from __future__ import annotations
@@ -31,21 +33,17 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import os
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from twenty48 import fast
-from twenty48.ai import search
+from twenty48.ai import pools, search
+from twenty48.ai.budget import MAX_DEPTH, default_depth, node_budget
 from twenty48.ai.heuristic import DEFAULT, Heuristic
+from twenty48.ai.pace import Pace, paced
 from twenty48.ai.reduce import squeeze
 from twenty48.checks import is_int, is_real
 from twenty48.game import Game
@@ -57,29 +55,6 @@ from twenty48.rules import Board, Direction
 SOLVER_VERSION = 1
 #: Branches less likely than this to be reached are scored by the heuristic straight away.
 PROBABILITY_THRESHOLD = 1e-4
-#: Deepest search a time or node budget may reach. Only a board with one or two empty cells gets
-#: near it: a spawn there keeps most of its probability, so the cut-off prunes little, but each
-#: round offers few spawns, so deep rounds stay cheap.
-MAX_DEPTH = 20
-#: Chance nodes the default setting may expand per move: at most about 0.15 s on the development
-#: machine's two cores (about 14 M nodes/s together), which keeps mid-game hints under 100 ms at
-#: the 95th percentile; most moves need far less. A count, not a time, so that the same seed
-#: replays to the same game on any machine.
-NODE_BUDGET = 2_000_000
-#: From this tile on the game is long and crowded: about three moves in four of a game that
-#: reaches 16384 are played here, and every game the solver has lost before 16384 was lost here.
-#: So the search spends its nodes where games are lost: ``LATE_NODE_BUDGET`` with ``CROWDED`` or
-#: more empty cells, doubled for each one fewer (8 M with none), and it deepens as far as they
-#: last instead of stopping at the depth rule, since few spawns a round make deep rounds cheap.
-#: Against a search four depths past the rule (``bench/move_quality.py``) its moves give up 28 %
-#: less expected value than the rule within a flat 4 M nodes, for 17 % more nodes.
-LATE_GAME_TILE = 8192
-LATE_NODE_BUDGET = 1_000_000
-CROWDED = 3
-#: Transposition-table entries per root move being searched (24 bytes each).
-TABLE_SIZE = 1 << 20
-#: Threads one search may spread its root moves over.
-THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 #: A depth expected to expand fewer chance nodes than this runs on the calling thread: handing
 #: roots to other threads would cost more than it saves (a thousand nodes take about 0.1 ms).
 PARALLEL_NODES = 20_000
@@ -137,8 +112,8 @@ def analyse(
         # The default is a node budget with a depth cap, both chosen for the position.
         depth, nodes = default_depth(board), node_budget(board)
     weights = heuristic or DEFAULT
-    kernel = _Kernel(_table(weights), weights.loss, threshold)
-    with _transposition_tables(len(roots), transposition) as tables, _paced(pace, len(roots)) as controls:
+    kernel = _Kernel(pools.heuristic_table(weights), weights.loss, threshold)
+    with pools.transposition_tables(len(roots), transposition) as tables, paced(pace, len(roots)) as controls:
         tasks = [_Task(root, tt, control) for root, tt, control in zip(roots, tables, controls, strict=True)]
         if depth is not None and time_limit is None and nodes is None:
             # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
@@ -171,27 +146,6 @@ def best_move(
     return analyse(position, depth=depth, time_limit=time_limit, nodes=nodes).best
 
 
-def default_depth(board: Board) -> int:
-    """The depth the default setting aims for. Before the late game, nneonneo/2048-ai's rule:
-    deeper as the board holds more distinct tiles; the search deepens toward it while
-    ``node_budget`` lasts, so where the rule asks for more than a quick answer can afford, it
-    gets the deepest depth that fits. In the late game the budget alone sets the depth."""
-    return MAX_DEPTH if board.max_tile >= LATE_GAME_TILE else depth_rule(board)
-
-
-def depth_rule(board: Board) -> int:
-    """nneonneo/2048-ai's depth: ``max(3, distinct tiles - 2)``."""
-    return max(3, len({v for v in board.cells if v}) - 2)
-
-
-def node_budget(board: Board) -> int:
-    """The chance nodes the default setting may expand on ``board``: more in the late game, and
-    most on a crowded board, where one weak move loses the game."""
-    if board.max_tile < LATE_GAME_TILE:
-        return NODE_BUDGET
-    return LATE_NODE_BUDGET << max(0, CROWDED - len(board.empty_cells()))
-
-
 def warm_up() -> None:
     """Get everything a first search would wait for ready, so that the first real request does not:
     the compiled kernels (from numba's cache after the first run), the heuristic table, a
@@ -207,68 +161,11 @@ def warm_up() -> None:
         try:
             board = Board.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
             analyse(board, depth=1)
-            list(_pool().map(int, range(THREADS)))
+            list(pools.thread_pool().map(int, range(pools.THREADS)))
             analyse(board, time_limit=0.005)
             _warm = True
         finally:
             _warmer = None
-
-
-class Pace:
-    """A brake on the searches given it, worked from another thread: ``pause(us)`` makes each of
-    their root moves sleep ``us`` microseconds after every ``PACE_NODES`` chance nodes, from the
-    next of those on, until ``pause(0)``. The values, depths and node counts of a search are the
-    same paced or not; only a time budget reaches less deep while it pauses."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._controls: list[np.ndarray] = []
-        self._pause_us = 0
-
-    @property
-    def pause_us(self) -> int:
-        return self._pause_us
-
-    def pause(self, microseconds: int) -> None:
-        with self._lock:
-            self._pause_us = microseconds
-            for control in self._controls:
-                control[search.PAUSE] = microseconds
-
-    def stop(self) -> None:
-        """End the searches running under this pace now, as a time budget's watchdog does (each
-        answers the last depth it completed); searches started later are not affected."""
-        with self._lock:
-            for control in self._controls:
-                control[search.STOP] = 1
-
-    def _join(self, controls: list[np.ndarray]) -> None:
-        with self._lock:
-            for control in controls:
-                control[search.PAUSE] = self._pause_us
-            self._controls.extend(controls)
-
-    def _leave(self, controls: list[np.ndarray]) -> None:
-        with self._lock:
-            self._controls = [c for c in self._controls if not any(c is mine for mine in controls)]
-
-
-#: Chance nodes a paced root move expands between two looks at its pace: about 2 ms of one core.
-PACE_NODES = 16_384
-
-
-@contextmanager
-def _paced(pace: Pace | None, count: int) -> Iterator[list[np.ndarray]]:
-    """A control block for each of ``count`` root moves, paced by ``pace`` while the search runs."""
-    if pace is None:
-        yield [search.new_control() for _ in range(count)]
-        return
-    controls = [search.new_control(every=PACE_NODES) for _ in range(count)]
-    pace._join(controls)
-    try:
-        yield controls
-    finally:
-        pace._leave(controls)
 
 
 _warm_lock = threading.Lock()
@@ -356,9 +253,9 @@ def _search(tasks: list[_Task], depth: int, kernel: _Kernel, parallel: bool) -> 
         )
 
     stamps = [_next_stamp() for _ in tasks]
-    if parallel and THREADS > 1 and len(tasks) > 1:
-        niceness = _niceness()
-        values = list(_pool().map(functools.partial(_at_niceness, niceness, value), tasks, stamps))
+    if parallel and pools.THREADS > 1 and len(tasks) > 1:
+        at_priority = functools.partial(pools.at_niceness, pools.thread_niceness(), value)
+        values = list(pools.thread_pool().map(at_priority, tasks, stamps))
     else:
         values = [value(task, stamp) for task, stamp in zip(tasks, stamps, strict=True)]
     return {task.root.direction: v for task, v in zip(tasks, values, strict=True)}
@@ -420,68 +317,6 @@ def _deepen(
     return values, reached
 
 
-def _niceness() -> int | None:
-    """The calling thread's nice value, where a priority is per thread (Linux); else None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-
-def _at_niceness(niceness: int | None, fn: Callable[..., float], *args: Any) -> float:
-    """``fn(*args)`` on a pool thread at ``niceness``: a search's roots run at the priority of the
-    thread that asked for it (a server's hint thread runs at nice 19, and its roots must too, or
-    they take the server's CPU at full priority). Raising a priority back may not be permitted;
-    the thread then stays at the lower one."""
-    if niceness is not None:
-        me = threading.get_native_id()
-        if os.getpriority(os.PRIO_PROCESS, me) != niceness:
-            with suppress(OSError):
-                os.setpriority(os.PRIO_PROCESS, me, niceness)
-    return fn(*args)
-
-
 def _stop(tasks: list[_Task]) -> None:
     for task in tasks:
         task.control[search.STOP] = 1
-
-
-_pool_lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    with _pool_lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(THREADS, thread_name_prefix="twenty48-search")
-        return _executor
-
-
-_tables_lock = threading.Lock()
-_free_tables: list[np.ndarray] = []
-_NO_TABLE = np.zeros(0, dtype=search.ENTRY)
-
-
-@functools.lru_cache(maxsize=8)
-def _table(heuristic: Heuristic) -> np.ndarray:
-    return heuristic.table()
-
-
-@contextmanager
-def _transposition_tables(count: int, enabled: bool) -> Iterator[list[np.ndarray]]:
-    if not enabled:
-        yield [_NO_TABLE] * count
-        return
-    with _tables_lock:
-        tables = [_free_tables.pop() for _ in range(min(count, len(_free_tables)))]
-    while len(tables) < count:
-        tt = np.empty(TABLE_SIZE, dtype=search.ENTRY)
-        # Write every byte now: the kernel touches the table at random, and faulting in a fresh
-        # zero page at a time would cost the first searches milliseconds.
-        tt.view(np.uint8).fill(0)
-        tables.append(tt)
-    try:
-        yield tables
-    finally:
-        with _tables_lock:
-            _free_tables.extend(tables)

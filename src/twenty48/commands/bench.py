@@ -126,7 +126,7 @@ def available_cores() -> int:
 def _play(
     seeds: range, depth: int | None, time_limit: float | None, nodes: int | None, jobs: int
 ) -> Iterator[PlayedGame]:
-    from twenty48.ai import solver
+    from twenty48.ai import pools
     from twenty48.ai.play import play_game
 
     play = functools.partial(play_game, depth=depth, time_limit=time_limit, nodes=nodes)
@@ -135,7 +135,7 @@ def _play(
         return
     workers = min(jobs, len(seeds))
     pool = multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_start_worker, initargs=(max(1, solver.THREADS // workers),)
+        workers, initializer=_start_worker, initargs=(max(1, pools.THREADS // workers),)
     )
     try:
         results = pool.imap_unordered(play, seeds)
@@ -159,10 +159,10 @@ def _next_result(results: IMapIterator) -> PlayedGame:
 def _start_worker(threads: int) -> None:
     # Workers ignore Ctrl-C so that only the parent reacts: it stops them and reports.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from twenty48.ai import solver
+    from twenty48.ai import pools
 
     # The processes share the machine's cores: each one's searches use only its part of them.
-    solver.THREADS = threads
+    pools.THREADS = threads
 
 
 def _print_table(summary: dict[str, Any], planned: int) -> None:
