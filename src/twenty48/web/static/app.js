@@ -28,39 +28,41 @@ const sound = {
 };
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
+// A module loaded on first use, once however often asked: get() its promise; value once there.
+function lazy(load) {
+  const it = { get: () => (it.promise ??= load().then((v) => (it.value = v))) };
+  return it;
+}
 // The solver's side (hint and auto-play) and the new-game dialog load on first use (and are fetched
 // once the board is up): the first board needs neither.
-let solver = null;
-let loading = null;
-const withSolver = () =>
-  (loading ??= import("./autoplay.js").then(({ AutoPlay }) => (solver = new AutoPlay(queue, hud, settings))));
+const solver = lazy(() => import("./autoplay.js").then(({ AutoPlay }) => new AutoPlay(queue, hud, settings)));
 const auto = {
-  stop: () => solver?.stop() ?? false,
-  set: (on) => solver?.set(on),
-  hint: () => withSolver().then((s) => s.hint()),
-  toggle: () => withSolver().then((s) => s.toggle()),
+  stop: () => solver.value?.stop() ?? false,
+  set: (on) => solver.value?.set(on),
+  hint: () => solver.get().then((s) => s.hint()),
+  toggle: () => solver.get().then((s) => s.toggle()),
 };
-let dialog = null;
-const withDialog = () => (dialog ??= import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
-const newGame = () => withDialog().then((d) => d.request());
-let asking = null;
-const ask = (topic) => (asking ??= import("./ask.js").then((m) => m.asker(i18n))).then((asker) => asker(topic));
-let daily = null;
-const withDaily = () => import("./daily.js").then((m) => (daily = new m.DailyEntry(queue, i18n, ask)));
+const dialog = lazy(() => import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
+const newGame = () => dialog.get().then((d) => d.request());
+const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
+const ask = (topic) => asker.get().then((a) => a(topic));
+const daily = lazy(() => import("./daily.js").then((m) => new m.DailyEntry(queue, i18n, ask)));
 
 // Undo, a hint or auto-play unranks a ranked game for good: the page asks first, each time such a
 // game is about to lose its place (the server's answer then says it is unranked). `agreed` names
 // the position the player said yes on, until that answer comes.
-let agreed = null;
-async function assisted(act) {
-  const state = queue.state;
-  const here = state && `${state.id}@${state.revision}`;
-  if (state?.ranked && !state.over && agreed !== here) {
-    if (!(await ask("assist"))) return;
-    agreed = here;
-  }
-  act();
-}
+const assisted = (() => {
+  let agreed = null;
+  return async (act) => {
+    const state = queue.state;
+    const here = state && `${state.id}@${state.revision}`;
+    if (state?.ranked && !state.over && agreed !== here) {
+      if (!(await ask("assist"))) return;
+      agreed = here;
+    }
+    act();
+  };
+})();
 
 // In Merge 2048 a swipe that starts on a tile moves only that tile (the one shown there when the
 // finger went down); one that starts on an empty cell or a gap moves the whole board.
@@ -88,7 +90,7 @@ function bind() {
     button.addEventListener("click", byHand(() => queue.move(button.dataset.dir)));
   }
   $("new").addEventListener("click", newGame);
-  $("mode").addEventListener("click", () => withDialog().then((d) => d.mode()));
+  $("mode").addEventListener("click", () => dialog.get().then((d) => d.mode()));
   // The banners' buttons are the player's choice already: no second question.
   $("again").addEventListener("click", () => queue.newGame());
   $("win-new").addEventListener("click", () => queue.newGame());
@@ -96,7 +98,7 @@ function bind() {
   $("keep-going").addEventListener("click", () => queue.keepGoing());
   // A second press hides the hint, and one on Stop stops: neither is a new assist.
   $("hint").addEventListener("click", () => (hud.hintShown ? auto.hint() : assisted(auto.hint)));
-  $("auto").addEventListener("click", () => (solver?.on ? auto.toggle() : assisted(auto.toggle)));
+  $("auto").addEventListener("click", () => (solver.value?.on ? auto.toggle() : assisted(auto.toggle)));
   $("history").addEventListener("click", () => (location.hash = "#/history"));
   $("stats").addEventListener("click", () => (location.hash = "#/stats"));
   $("leaderboard").addEventListener("click", () => (location.hash = "#/leaderboard"));
@@ -111,18 +113,17 @@ function bind() {
 
 // History, statistics and replays load on first use (views/), so the play view's first board stays
 // small; coming back to play, this tab looks again at a game another view may have changed.
-let views = null;
+const views = lazy(() => import("./views/views.js").then((module) => module.mount({ i18n, hud, ask })));
 async function route() {
-  if (!views && !location.hash.startsWith("#/")) return;
+  if (!views.promise && !location.hash.startsWith("#/")) return;
   auto.stop();
-  views ??= import("./views/views.js").then((module) => module.mount({ i18n, hud, ask }));
-  if ((await views).route(location.hash) === "play") queue.lookAgain();
+  if ((await views.get()).route(location.hash) === "play") queue.lookAgain();
 }
 
 async function start() {
   const spoken = bindSettings(settings, i18n, () => {
     hud.relabel(queue.state);
-    daily?.render();
+    daily.value?.render();
   });
   bind();
   await Promise.all([spoken, queue.load()]);
@@ -134,9 +135,9 @@ async function start() {
     sound.real = new Sound(settings);
     sound.real.gameOver(sound.over);
   });
-  withSolver();
-  withDialog();
-  withDaily();
+  solver.get();
+  dialog.get();
+  daily.get();
   route();
 }
 
