@@ -346,11 +346,15 @@ def test_bad_reset_options_raise_and_change_nothing(options, match):
 ONE_TILE = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
 
 
-@settings(max_examples=40, deadline=None)
-@given(score=st.integers(MAX_START_SCORE + 1, 2**80) | st.integers(max_value=-1))
-@example(score=MAX_START_SCORE + 1)
-@example(score=2**63 - 1)
-@example(score=2**63)
+def scores_without_room(test):
+    """Run ``test(score)`` on start scores the env must refuse: negative, or past the largest
+    that leaves room for every point a game can still add (the vector env's tests use it too)."""
+    test = example(score=2**63)(example(score=2**63 - 1)(example(score=MAX_START_SCORE + 1)(test)))
+    scores = st.integers(MAX_START_SCORE + 1, 2**80) | st.integers(max_value=-1)
+    return settings(max_examples=40, deadline=None)(given(score=scores)(test))
+
+
+@scores_without_room
 def test_a_start_score_without_room_for_the_game_is_refused_and_changes_nothing(score):
     env = Twenty48Env()
     env.reset(seed=7)

@@ -6,9 +6,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from test_env import scores_without_room
 from twenty48 import Board, Direction, Game
 from twenty48.env import ENV_ID, Twenty48Env, Twenty48VectorEnv
 from twenty48.env.config import MAX_START_SCORE
@@ -296,11 +297,7 @@ def test_bad_resets_raise():
     assert envs.reset(seed=3)[1]["seed"].tolist() == [3, 4]
 
 
-@settings(max_examples=40, deadline=None)
-@given(score=st.integers(MAX_START_SCORE + 1, 2**80) | st.integers(max_value=-1))
-@example(score=MAX_START_SCORE + 1)
-@example(score=2**63 - 1)
-@example(score=2**63)
+@scores_without_room
 def test_a_start_score_without_room_for_the_game_is_refused_and_changes_nothing(score):
     envs = Twenty48VectorEnv(3)
     envs.reset(seed=7)
