@@ -52,6 +52,11 @@ def test_the_name_setting_shows_why_a_name_is_refused(pages: Pages, live_server:
     page.click(".name-form button[type=submit]")
     expect(note).to_contain_text(chosen)
     assert live_server.store.profile(player_id(page, live_server)).name == chosen
+    # Spaces alone are a refused name, not a wish to be anonymous: the name stays.
+    name.fill("   ")
+    page.click(".name-form button[type=submit]")
+    expect(note).to_contain_text("空白")
+    assert live_server.store.profile(player_id(page, live_server)).name == chosen
     # A case-twin from another player is refused in the page's words.
     other = pages.open("/", allow_errors=True)
     open_settings(other)

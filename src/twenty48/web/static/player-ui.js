@@ -109,7 +109,8 @@ export function playerSection(dialog, i18n) {
     );
   part("name-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = input.value.trim() === "" ? null : input.value;
+    // Only an empty field removes the name: one of spaces is a name the server refuses, in words.
+    const name = input.value === "" ? null : input.value;
     try {
       const me = await call("PUT", "/api/me", { name });
       typed = false;
