@@ -288,6 +288,6 @@ def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) 
     )
     assert result.returncode == 2 and result.stdout == ""
     assert (
-        result.stderr.startswith("2048 import: the game (seed 1): missing")
+        result.stderr.startswith("2048 import: the game (seed 1): lacks fields actions")
         and "Traceback" not in result.stderr
     )

@@ -123,7 +123,12 @@ def _replayed(item: object) -> Imported:
         raise ValueError(f"format must be {GAME_FORMAT!r}")
     missing, unknown = _REQUIRED - set(item), set(item) - _FIELDS
     if missing or unknown:
-        raise ValueError(f"missing {sorted(missing)}, unknown {sorted(unknown)}")
+        wrong = [
+            f"{what} {_fields(names)}"
+            for what, names in (("lacks", missing), ("has unknown", unknown))
+            if names
+        ]
+        raise ValueError(" and ".join(wrong))
     scheme = item.get("spawns", spawns.SPLITMIX64)
     if scheme == spawns.SPLITMIX64 and not is_int(item["seed"]):
         raise ValueError(f"seed must be an integer, got {item['seed']!r}")
@@ -167,3 +172,7 @@ def _start(item: Mapping[str, Any]) -> Start | None:
     if not is_int(score) or score < 0:
         raise ValueError(f"start_score must be a non-negative integer, got {score!r}")
     return Start(Board.from_rows(board), score)
+
+
+def _fields(names: set[str]) -> str:
+    return ("field " if len(names) == 1 else "fields ") + ", ".join(sorted(names))
