@@ -7,6 +7,7 @@ being played."""
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from pagetools import (
     server_state,
 )
 from playwright.sync_api import Page, Request
+from test_boards_views import finished_ranked_game
 
 from twenty48.game import Game
 from twenty48.rules import Board
@@ -132,7 +134,63 @@ def test_replay_of_another_players_game_is_not_shown(pages: Pages, live_server: 
     other.goto(f"/#/replay/{game_id}/10")
     other.wait_for_selector("#views .message:not(:empty)")
     assert other.text_content("#views .message") == "This game does not exist, or it is not yours."
-    assert replay_board(other) == [0] * 16
+    expect_gone(other, "#/history")
+
+
+def expect_gone(page: Page, back: str) -> None:
+    """The replay view shows its refusal and a way back: no board, scrubber or controls to try."""
+    page.wait_for_selector("#views [data-part=back]")
+    assert page.get_attribute("#views [data-part=back]", "href") == back
+    assert page.locator("#views .board, #views .scrubber, #views .controls, #views .jump").count() == 0
+
+
+def test_replay_addresses_that_name_no_game_say_so(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)  # the unknown game's 404 is logged by the browser
+    for address in ("#/replay/abc", "#/replay/999999", "#/replay/7/x", "#/public/abc"):
+        page.goto(f"/{address}")
+        page.wait_for_selector("#views .message:not(:empty)")
+        assert page.is_hidden("main.app"), address
+        shared = address.startswith("#/public")
+        words = "not public" if shared else "This game does not exist, or it is not yours."
+        assert words in (page.text_content("#views .message") or ""), address
+        expect_gone(page, "#/leaderboard" if shared else "#/history")
+
+
+def test_a_move_past_the_end_names_the_last_one_in_the_address(pages: Pages, live_server: LiveServer) -> None:
+    store = live_server.store
+    rival = store.web_player(uuid.uuid4().hex).id
+    store.set_name(rival, f"Far{uuid.uuid4().hex[:6]}")
+    public = finished_ranked_game(store, rival)
+    page = pages.open()
+    game = long_game(8)
+    game_id = stored(page, live_server, game)
+    for address, last in (
+        (f"#/replay/{game_id}", game.moves),
+        (f"#/public/{public}", store.get_game(rival, public).moves),
+    ):
+        fresh = page.context.new_page()  # a first load: the views load with the address
+        fresh.goto(f"/{address}/99999")
+        at_move(fresh, last)
+        assert fresh.evaluate("location.hash") == f"{address}/{last}"
+        fresh.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "speeds"),
+    [
+        ("en", ["1 move/s", "2 moves/s", "5 moves/s", "10 moves/s", "25 moves/s"]),
+        ("ja", ["毎秒1手", "毎秒2手", "毎秒5手", "毎秒10手", "毎秒25手"]),
+        ("zh", ["每秒 1 步", "每秒 2 步", "每秒 5 步", "每秒 10 步", "每秒 25 步"]),
+    ],
+)
+def test_the_replay_speeds_read_right(
+    pages: Pages, live_server: LiveServer, lang: str, speeds: list[str]
+) -> None:
+    page = pages.open(f"/?lang={lang}")
+    game_id = stored(page, live_server, long_game(9))
+    page.goto(f"/?lang={lang}#/replay/{game_id}/3")
+    at_move(page, 3)
+    assert page.locator("[data-part=speed] option").all_text_contents() == speeds
 
 
 def history_ids(page: Page) -> list[int]:

@@ -25,6 +25,7 @@ export const STRINGS = {
     scrubber: "Move", play: "Play", pause: "Pause", first: "First move", back: "One move back",
     forward: "One move forward", last: "Last move", playIcon: "▶", pauseIcon: "❚❚", firstIcon: "|◀",
     backIcon: "◀ 1", forwardIcon: "1 ▶", lastIcon: "▶|", replaySpeed: "Replay speed", perSecond: "{n} moves/s",
+    perSecondOne: "{n} move/s",
     goToMove: "Go to move", go: "Go", moveNo: "Move", ofMoves: "{n} / {total}",
     noPositions: "This game has no positions to show.", gameGone: "This game does not exist, or it is not yours.",
     sortBy: "Sort by", sort_date: "Newest", sort_score: "Score", sort_max_tile: "Largest tile",
