@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,12 @@ from pagetools import (
     prepare,
     server_state,
 )
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, Route
 from test_boards_views import finished_ranked_game
 
 from twenty48.game import Game
 from twenty48.rules import Board
+from twenty48.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -329,7 +331,7 @@ def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path
     page.evaluate("document.querySelector('#views .message').textContent = ''")
     page.set_input_files("[data-part=import]", str(tampered))
     page.wait_for_selector("#views .message:not(:empty)")
-    assert page.text_content("#views .message").startswith("The server refused:")
+    assert page.text_content("#views .message").startswith("The file was not imported: ")
     not_json = tmp_path / "notes.txt"
     not_json.write_text("hello")
     page.set_input_files("[data-part=import]", str(not_json))
@@ -382,3 +384,56 @@ def test_views_on_a_phone_in_japanese(pages: Pages, live_server: LiveServer) -> 
     frame = page.eval_on_selector(".replay-frame", "f => f.getBoundingClientRect().toJSON()")
     assert frame["right"] <= PHONE["width"] and frame["width"] >= 240
     page.screenshot(path=ARTIFACTS / "replay-phone-ja.png")
+
+
+def ranked_game_in_play(store: Store, player: int) -> int:
+    record = store.new_game(player, ranked=True)
+    direction = next(iter(record.board.legal_moves()))
+    return store.move(player, record.id, direction, revision=record.revision).game.id
+
+
+def refusal(status: int, code: str) -> Callable[[Route], None]:
+    return lambda route: route.fulfill(status=status, json={"error": code, "detail": "nope"})
+
+
+def test_export_is_offered_where_given_and_refusals_are_said(
+    pages: Pages, live_server: LiveServer, tmp_path: Path
+) -> None:
+    page = pages.open("/?lang=ja", allow_errors=True)  # the refusals are logged by the browser
+    me = player_id(page, live_server)
+    done = stored(page, live_server, long_game(31))
+    playing = ranked_game_in_play(live_server.store, me)
+    page.goto("/?lang=ja#/history")
+    loaded(page, "/api/games")
+    # A ranked game still in play has no file to give (the server refuses it): no Export there.
+    assert page.locator(f"tr[data-game='{playing}'] [data-part=export]").count() == 0
+    export = f"tr[data-game='{done}'] [data-part=export]"
+    with page.expect_download() as download:
+        page.click(export)
+    assert download.value.suggested_filename == f"twenty48-game-{done}.json"
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    assert saved.read_bytes() == page.request.get(f"/api/games/{done}/export").body()
+    # Refused anyway (the list was out of date): the view says why, in the page's language.
+    refusals = [
+        (
+            409,
+            "game_in_progress",
+            f"ゲーム {done} はプレイ中のランキング対象ゲームです。終わってから書き出せます。",
+        ),
+        (404, "not_found", "このゲームは存在しないか、あなたのものではありません。"),
+        (400, "bad_request", f"ゲーム {done} は書き出されませんでした: nope"),
+    ]
+    for status, code, words in refusals:
+        page.unroute("**/export")
+        page.route("**/export", refusal(status, code))
+        page.click(export)
+        page.wait_for_function("w => document.querySelector('#views .message').textContent === w", arg=words)
+    # A refused import leads with what happened, then the server's reason.
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "twenty48-game/1", "seed": 1, "actions": []}))
+    page.set_input_files("[data-part=import]", str(bad))
+    lead = "ファイルは読み込まれませんでした: "
+    page.wait_for_function(
+        "w => document.querySelector('#views .message').textContent.startsWith(w)", arg=lead
+    )
