@@ -67,6 +67,8 @@ def test_a_ranked_game_shows_no_seed_until_it_is_over(client: TestClient, store:
     assert "seed" in stale.json()["state"]
     refused = client.get(f"/api/games/{state['id']}/export")
     assert refused.status_code == 409 and "cannot be exported" in refused.json()["detail"]
+    # The history says so beforehand, so the page offers no export it would be refused.
+    assert [g["exportable"] for g in client.get("/api/games").json()["games"]] == [False]
     assert client.get("/api/export").json()["games"] == []
     assert client.get(f"/api/games/{state['id']}/replay").status_code == 409
     ended = play_out(client, answer["state"])
@@ -79,6 +81,7 @@ def test_a_ranked_game_shows_no_seed_until_it_is_over(client: TestClient, store:
     )
     exported = client.get(f"/api/games/{state['id']}/export").json()
     assert (exported["spawns"], exported["seed"]) == ("blake2b", key.hex())
+    assert [g["exportable"] for g in client.get("/api/games").json()["games"]] == [True]
     # Imported elsewhere it replays exactly, and never ranks.
     with TestClient(client.app) as other:
         imported = other.post("/api/import", json=exported).json()["imported"]

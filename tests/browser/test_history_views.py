@@ -7,6 +7,8 @@ being played."""
 from __future__ import annotations
 
 import json
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,10 +23,12 @@ from pagetools import (
     prepare,
     server_state,
 )
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, Route
+from test_boards_views import finished_ranked_game
 
 from twenty48.game import Game
 from twenty48.rules import Board
+from twenty48.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -132,7 +136,63 @@ def test_replay_of_another_players_game_is_not_shown(pages: Pages, live_server: 
     other.goto(f"/#/replay/{game_id}/10")
     other.wait_for_selector("#views .message:not(:empty)")
     assert other.text_content("#views .message") == "This game does not exist, or it is not yours."
-    assert replay_board(other) == [0] * 16
+    expect_gone(other, "#/history")
+
+
+def expect_gone(page: Page, back: str) -> None:
+    """The replay view shows its refusal and a way back: no board, scrubber or controls to try."""
+    page.wait_for_selector("#views [data-part=back]")
+    assert page.get_attribute("#views [data-part=back]", "href") == back
+    assert page.locator("#views .board, #views .scrubber, #views .controls, #views .jump").count() == 0
+
+
+def test_replay_addresses_that_name_no_game_say_so(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)  # the unknown game's 404 is logged by the browser
+    for address in ("#/replay/abc", "#/replay/999999", "#/replay/7/x", "#/public/abc"):
+        page.goto(f"/{address}")
+        page.wait_for_selector("#views .message:not(:empty)")
+        assert page.is_hidden("main.app"), address
+        shared = address.startswith("#/public")
+        words = "not public" if shared else "This game does not exist, or it is not yours."
+        assert words in (page.text_content("#views .message") or ""), address
+        expect_gone(page, "#/leaderboard" if shared else "#/history")
+
+
+def test_a_move_past_the_end_names_the_last_one_in_the_address(pages: Pages, live_server: LiveServer) -> None:
+    store = live_server.store
+    rival = store.web_player(uuid.uuid4().hex).id
+    store.set_name(rival, f"Far{uuid.uuid4().hex[:6]}")
+    public = finished_ranked_game(store, rival)
+    page = pages.open()
+    game = long_game(8)
+    game_id = stored(page, live_server, game)
+    for address, last in (
+        (f"#/replay/{game_id}", game.moves),
+        (f"#/public/{public}", store.get_game(rival, public).moves),
+    ):
+        fresh = page.context.new_page()  # a first load: the views load with the address
+        fresh.goto(f"/{address}/99999")
+        at_move(fresh, last)
+        assert fresh.evaluate("location.hash") == f"{address}/{last}"
+        fresh.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "speeds"),
+    [
+        ("en", ["1 move/s", "2 moves/s", "5 moves/s", "10 moves/s", "25 moves/s"]),
+        ("ja", ["毎秒1手", "毎秒2手", "毎秒5手", "毎秒10手", "毎秒25手"]),
+        ("zh", ["每秒 1 步", "每秒 2 步", "每秒 5 步", "每秒 10 步", "每秒 25 步"]),
+    ],
+)
+def test_the_replay_speeds_read_right(
+    pages: Pages, live_server: LiveServer, lang: str, speeds: list[str]
+) -> None:
+    page = pages.open(f"/?lang={lang}")
+    game_id = stored(page, live_server, long_game(9))
+    page.goto(f"/?lang={lang}#/replay/{game_id}/3")
+    at_move(page, 3)
+    assert page.locator("[data-part=speed] option").all_text_contents() == speeds
 
 
 def history_ids(page: Page) -> list[int]:
@@ -271,7 +331,7 @@ def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path
     page.evaluate("document.querySelector('#views .message').textContent = ''")
     page.set_input_files("[data-part=import]", str(tampered))
     page.wait_for_selector("#views .message:not(:empty)")
-    assert page.text_content("#views .message").startswith("The server refused:")
+    assert page.text_content("#views .message").startswith("The file was not imported: ")
     not_json = tmp_path / "notes.txt"
     not_json.write_text("hello")
     page.set_input_files("[data-part=import]", str(not_json))
@@ -324,3 +384,56 @@ def test_views_on_a_phone_in_japanese(pages: Pages, live_server: LiveServer) -> 
     frame = page.eval_on_selector(".replay-frame", "f => f.getBoundingClientRect().toJSON()")
     assert frame["right"] <= PHONE["width"] and frame["width"] >= 240
     page.screenshot(path=ARTIFACTS / "replay-phone-ja.png")
+
+
+def ranked_game_in_play(store: Store, player: int) -> int:
+    record = store.new_game(player, ranked=True)
+    direction = next(iter(record.board.legal_moves()))
+    return store.move(player, record.id, direction, revision=record.revision).game.id
+
+
+def refusal(status: int, code: str) -> Callable[[Route], None]:
+    return lambda route: route.fulfill(status=status, json={"error": code, "detail": "nope"})
+
+
+def test_export_is_offered_where_given_and_refusals_are_said(
+    pages: Pages, live_server: LiveServer, tmp_path: Path
+) -> None:
+    page = pages.open("/?lang=ja", allow_errors=True)  # the refusals are logged by the browser
+    me = player_id(page, live_server)
+    done = stored(page, live_server, long_game(31))
+    playing = ranked_game_in_play(live_server.store, me)
+    page.goto("/?lang=ja#/history")
+    loaded(page, "/api/games")
+    # A ranked game still in play has no file to give (the server refuses it): no Export there.
+    assert page.locator(f"tr[data-game='{playing}'] [data-part=export]").count() == 0
+    export = f"tr[data-game='{done}'] [data-part=export]"
+    with page.expect_download() as download:
+        page.click(export)
+    assert download.value.suggested_filename == f"twenty48-game-{done}.json"
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    assert saved.read_bytes() == page.request.get(f"/api/games/{done}/export").body()
+    # Refused anyway (the list was out of date): the view says why, in the page's language.
+    refusals = [
+        (
+            409,
+            "game_in_progress",
+            f"ゲーム {done} はプレイ中のランキング対象ゲームです。終わってから書き出せます。",
+        ),
+        (404, "not_found", "このゲームは存在しないか、あなたのものではありません。"),
+        (400, "bad_request", f"ゲーム {done} は書き出されませんでした: nope"),
+    ]
+    for status, code, words in refusals:
+        page.unroute("**/export")
+        page.route("**/export", refusal(status, code))
+        page.click(export)
+        page.wait_for_function("w => document.querySelector('#views .message').textContent === w", arg=words)
+    # A refused import leads with what happened, then the server's reason.
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "twenty48-game/1", "seed": 1, "actions": []}))
+    page.set_input_files("[data-part=import]", str(bad))
+    lead = "ファイルは読み込まれませんでした: "
+    page.wait_for_function(
+        "w => document.querySelector('#views .message').textContent.startsWith(w)", arg=lead
+    )

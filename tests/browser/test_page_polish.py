@@ -97,9 +97,44 @@ def test_the_largest_numbers_fit_and_no_label_wraps(pages: Pages, size: str, lan
     assert found["scrollWidth"] <= found["width"], found
     assert found["outside"] == []
     assert found["wrapped"] == [] and found["clipped"] == []
-    if size in PHONES:
-        # The whole play view, language links included, is on screen without scrolling.
-        assert found["scrollHeight"] <= found["height"], found
+    # The whole play view, language links included, is on screen without scrolling.
+    assert found["scrollHeight"] <= found["height"], found
+
+
+FIT_SIZES = {**SIZES, "1366x768": {"width": 1366, "height": 768}, "1440x900": {"width": 1440, "height": 900}}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(FIT_SIZES))
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_the_play_view_fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str) -> None:
+    fits_without_scrolling(pages, size, lang, scheme, phone=FIT_SIZES[size]["width"] < 560)
+
+
+@pytest.mark.parametrize("size", PHONES)
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_a_narrow_window_fits_too(pages: Pages, size: str, lang: str) -> None:
+    # Without touch the help speaks of keys, on two lines.
+    fits_without_scrolling(pages, size, lang, "light", phone=False)
+
+
+def fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str, *, phone: bool) -> None:
+    # With everything the view can hold: the largest numbers and the daily challenge's entry.
+    viewport = FIT_SIZES[size]
+    page = pages.open(
+        f"/?lang={lang}", viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone
+    )
+    big_numbers(page)
+    page.wait_for_selector("#daily", state="visible")
+    found = page.evaluate(GEOMETRY)
+    assert found["scrollHeight"] <= found["height"] and found["scrollWidth"] <= found["width"], found
+    langs = page.locator(".langs").bounding_box()
+    assert langs is not None and langs["y"] + langs["height"] <= viewport["height"]
+    # The board keeps its size: the original's 500 px where the screen allows it.
+    narrow = viewport["width"] < 560
+    assert found["frame"]["width"] >= (
+        viewport["width"] - 24 if narrow else min(500, viewport["height"] - 300)
+    )
 
 
 # Where the move count sits, against the header's icons and the block that holds it.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from pagetools import ARTIFACTS, LiveServer, Pages, player_id, swipe_frames, touch, wait_until
 from playwright.sync_api import Page
-from test_history_views import at_move, loaded, long_game
+from test_history_views import at_move, loaded, long_game, ranked_game_in_play
 from test_page_look import contrast
 from test_page_polish import PHONES, SIZES, open_at
 
@@ -95,6 +95,43 @@ def test_the_views_fit_read_and_scroll_at_every_size(
     at_move(page, 30)
     check_view(page, "replay")
     page.screenshot(path=ARTIFACTS / f"views-{tag}-replay.png")
+
+
+# Every history row's buttons against the viewport and the table's scrolling box.
+ACTIONS_IN_VIEW = """() => {
+  const wrap = document.querySelector('#views .table-wrap'), box = wrap.getBoundingClientRect();
+  const inside = (r, b) => r.left >= b.left - 0.5 && r.right <= b.right + 0.5 && r.top >= b.top - 0.5
+    && r.bottom <= b.bottom + 0.5;
+  const screen = {left: 0, top: -Infinity, right: innerWidth, bottom: Infinity};
+  const rows = [...document.querySelectorAll('#views tbody tr[data-game]')];
+  return {
+    rows: rows.length, overflow: wrap.scrollWidth - wrap.clientWidth,
+    buttons: rows.flatMap((row) => [...row.querySelectorAll('.actions .btn')].map((b) => ({
+      game: row.dataset.game, part: b.dataset.part || b.textContent, rect: b.getBoundingClientRect().toJSON(),
+    }))).map((b) => ({...b, seen: inside(b.rect, screen) && inside(b.rect, box)})),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844", "1280x800"])
+@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
+def test_every_history_rows_actions_are_in_view_without_sideways_scrolling(
+    pages: Pages, live_server: LiveServer, size: str, lang: str
+) -> None:
+    page = open_at(pages, size, path=f"/?lang={lang}")
+    me = player_id(page, live_server)
+    for seed in range(81, 86):
+        live_server.store.add_game(me, long_game(seed))
+    ranked_game_in_play(live_server.store, me)  # "Playing", with no Export
+    page.goto(f"/?lang={lang}#/history")
+    loaded(page, "/api/games")
+    found = page.evaluate(ACTIONS_IN_VIEW)
+    assert found["rows"] == 6 and found["overflow"] <= 0, found
+    assert len(found["buttons"]) == 5 * 4 + 3
+    assert [b for b in found["buttons"] if not b["seen"]] == [], found
+    check_view(page, "history")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"history-{size}-{lang}.png", full_page=True)
 
 
 def test_the_views_speak_the_language_chosen_before_and_after_they_load(

@@ -110,6 +110,11 @@ class GameSummary:
         return self.over or not self.current
 
     @property
+    def secret(self) -> bool:
+        """As ``GameRecord.secret``: ranked and still playable, so neither replayed nor exported."""
+        return self.ranked and not self.over and (self.current or self.daily is not None)
+
+    @property
     def assisted(self) -> bool | None:
         """Any hint, auto-played move or undo; None when the counts are unknown."""
         counts = (self.hints, self.auto_moves, self.undos)

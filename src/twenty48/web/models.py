@@ -221,6 +221,10 @@ class GameListItem(BaseModel):
     undos: int | None = Field(description="Undos; null: unknown.")
     assisted: bool | None = Field(description="Any hint, auto-played move or undo; null: unknown.")
     imported: bool = Field(description="Imported from a file (never ranked).")
+    exportable: bool = Field(
+        description="GET /api/games/{id}/export gives its file: not while the game is ranked and may "
+        "still be played (its seed would tell every tile to come)."
+    )
 
     @classmethod
     def of(cls, summary: GameSummary) -> GameListItem:
@@ -241,6 +245,7 @@ class GameListItem(BaseModel):
             undos=summary.undos,
             assisted=summary.assisted,
             imported=summary.origin == "imported",
+            exportable=not summary.secret,
         )
 
 

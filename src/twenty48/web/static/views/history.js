@@ -1,13 +1,16 @@
 // The history: the player's games a page at a time, sorted and filtered by the server, each with a
-// replay link, its export file and a delete button; the whole history's export and an import.
+// replay link, its export file (where the server gives it) and a delete button; the whole
+// history's export and an import.
 
-import { call } from "../api.js";
+import { ApiError, call } from "../api.js";
 import { element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const SORTS = ["date", "score", "max_tile"];
 const VARIANTS = ["", "classic", "merge"];
 const FINISHED = ["", "true", "false"];
+// The columns; on a phone each cell carries its column's name (data-label), the header being hidden.
+const COLUMNS = ["started", "mode", "score", "largest", "moves", "finishedCol", "assisted"];
 
 function select(part, label, options) {
   const wrap = element("label", { class: "field" });
@@ -70,9 +73,9 @@ export class HistoryView {
 
     this.table = element("table", { class: "games" });
     const head = element("tr");
-    for (const key of ["started", "mode", "score", "largest", "moves", "finishedCol", "assisted", "actions"]) {
-      head.append(element("th", { scope: "col" }, t(key)));
-    }
+    for (const key of COLUMNS) head.append(element("th", { scope: "col" }, t(key)));
+    // The actions stand on a line of their own under each game's numbers, not in a column.
+    head.append(element("th", { scope: "col", class: "sr-only" }, t("actions")));
     this.table.append(element("caption", { class: "sr-only" }, t("history")));
     this.table.appendChild(element("thead")).append(head);
     this.rows = this.table.appendChild(element("tbody"));
@@ -137,14 +140,18 @@ export class HistoryView {
       game.finished ? this.t("yes") : game.current ? this.t("inProgress") : this.t("no"),
       this.assisted(game),
     ];
-    for (const text of cells) tr.append(element("td", {}, String(text)));
+    cells.forEach((text, i) => tr.append(element("td", { "data-label": this.t(COLUMNS[i]) }, String(text))));
     const actions = tr.appendChild(element("td", { class: "actions" }));
     const label = (key) => this.t(key, { id: game.id });
     actions.append(
       element("a", { class: "btn", href: `#/replay/${game.id}/0`, "aria-label": label("replayGame"), "data-part": "replay" }, this.t("replay")),
       element("a", { class: "btn quiet", href: `#/review/${game.id}`, "aria-label": label("reviewGame"), "data-part": "review" }, this.t("review")),
-      element("a", { class: "btn quiet", href: `/api/games/${game.id}/export`, download: `twenty48-game-${game.id}.json`, "aria-label": label("exportGame") }, this.t("export")),
     );
+    if (game.exportable) {
+      const save = element("button", { class: "btn quiet", "aria-label": label("exportGame"), "data-part": "export" }, this.t("export"));
+      save.addEventListener("click", () => this.export(game));
+      actions.append(save);
+    }
     const remove = element("button", { class: "btn quiet", "aria-label": label("deleteGame"), "data-part": "delete" }, this.t("delete"));
     remove.addEventListener("click", () => this.confirmDelete(game));
     actions.append(remove);
@@ -187,6 +194,26 @@ export class HistoryView {
     await this.load();
   }
 
+  // Fetched, not linked: a download link says nothing when the server refuses the file.
+  async export(game) {
+    let response;
+    try {
+      response = await fetch(`/api/games/${game.id}/export`, { cache: "no-store" });
+    } catch (error) {
+      return this.failed(new ApiError(0, { detail: error.message }));
+    }
+    if (!response.ok) {
+      const error = new ApiError(response.status, await response.json().catch(() => ({})));
+      if (error.retryable) return this.failed(error);
+      const why = { game_in_progress: "exportInProgress", not_found: "gameGone" }[error.code];
+      this.message.textContent = this.t(why ?? "exportRefused", { id: game.id, d: error.message });
+      return;
+    }
+    const url = URL.createObjectURL(await response.blob());
+    element("a", { href: url, download: `twenty48-game-${game.id}.json` }).click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
   async import(input) {
     const file = input.files[0];
     input.value = ""; // the same file may be chosen again after fixing it
@@ -202,7 +229,9 @@ export class HistoryView {
       const answer = await call("POST", "/api/import", data);
       this.message.textContent = this.t("imported", { n: answer.imported.length, skipped: answer.skipped });
     } catch (error) {
-      return this.failed(error);
+      if (error.retryable) return this.failed(error);
+      this.message.textContent = this.t("importRefused", { d: error.message });
+      return;
     }
     this.cursors = [null];
     this.page = 0;

@@ -42,10 +42,12 @@ export class ReplayView {
   }
 
   // Shows game `gameId` after move `move` (clamped to the game); `shared`: a public replay;
-  // `marks` ({played, best}, from a review) are drawn while that position is shown.
+  // `marks` ({played, best}, from a review) are drawn while that position is shown. A null
+  // `gameId`: the address named no game.
   async open(gameId, move, shared = false, marks = null) {
     this.close();
     this.shared = shared;
+    if (gameId === null) return this.gone();
     this.marks = marks ? { ...marks, move } : null;
     this.positions = new Positions(gameId, shared);
     this.shown = null;
@@ -87,7 +89,12 @@ export class ReplayView {
     this.playButton = button("play", "play", () => this.toggle());
     this.playButton.setAttribute("aria-pressed", "false");
     const speed = element("select", { "data-part": "speed", "aria-label": this.t("replaySpeed") });
-    for (const value of SPEEDS) speed.append(element("option", { value }, this.t("perSecond", { n: value })));
+    // English says "1 move/s"; Japanese and Chinese have one form (their rules never pick "one").
+    const plural = new Intl.PluralRules(this.i18n.lang);
+    for (const value of SPEEDS) {
+      const key = plural.select(value) === "one" ? "perSecondOne" : "perSecond";
+      speed.append(element("option", { value }, this.t(key, { n: value })));
+    }
     speed.value = String(this.speed);
     speed.addEventListener("change", () => (this.speed = Number(speed.value)));
     const controls = element("div", { class: "controls" });
@@ -138,6 +145,7 @@ export class ReplayView {
   // when the position is here, unless a later request has overtaken this one meanwhile.
   async go(n, { animate = false } = {}) {
     const positions = this.positions;
+    if (!positions) return false; // no game shown (gone)
     let position;
     try {
       // The game's end before its length is known: the first page tells it.
@@ -217,8 +225,21 @@ export class ReplayView {
   failed(error) {
     this.pause();
     if (error.retryable) this.hud.notice("offline", { n: 0 }, 3000);
-    else if (error.status === 404) this.message.textContent = this.t(this.shared ? "notPublic" : "gameGone");
+    else if (error.status === 404) return this.gone();
     else this.message.textContent = errorText(this.i18n, error);
+    return false;
+  }
+
+  // No such game (or none public): the words and a way back, no board or controls to try.
+  gone() {
+    this.close();
+    delete this.root.dataset.move;
+    const [href, key] = this.shared ? ["#/leaderboard", "leaderboard"] : ["#/history", "history"];
+    this.root.replaceChildren(
+      element("h2", {}, this.t("replay")),
+      element("p", { class: "message", role: "status" }, this.t(this.shared ? "notPublic" : "gameGone")),
+      element("a", { class: "btn back", href, "data-part": "back" }, this.t(key)),
+    );
     return false;
   }
 

@@ -32,6 +32,8 @@ function parse(hash) {
     const marks = DIRECTION.test(played) && DIRECTION.test(best) ? { played, best } : null;
     return { name, args: [Number(id), Number(move ?? 0), false, marks] };
   }
+  // A replay address that names no game says so, as one naming an unknown game does.
+  if (name === "replay" || name === "public") return { name, args: [null, 0, name === "public"] };
   return { name: "play", args: [] };
 }
 
