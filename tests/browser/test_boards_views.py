@@ -137,3 +137,10 @@ def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
     practice = store.new_game(me, seed=3).id
     closed = pages.open(f"/#/public/{practice}", allow_errors=True)
     expect(closed.locator(".view .message")).to_contain_text("not public")
+
+
+@pytest.mark.parametrize("link", ["/public/0", "/public/1_0", "/public/" + "9" * 25, "/public/7/x"])
+def test_a_shared_link_that_names_no_game_says_so_on_the_page(pages: Pages, link: str) -> None:
+    page = pages.open(link)
+    expect(page.locator(".view .message")).to_contain_text("not public")
+    assert page.locator(".view [data-part=move]").count() == 0

@@ -6,6 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import fastapi_offline
 from fastapi import FastAPI
@@ -15,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp
 
 from twenty48 import __version__
-from twenty48.store import Store, StoreError
+from twenty48.store import ID_LIMIT, Store, StoreError
 from twenty48.web import boards, errors, history, players, reviews, routes
 from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
@@ -105,16 +106,16 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    # A public replay's link to share: the page routes by fragment, which a server never sees.
-    # Checked as the API's ids are, not by Starlette's int convertor: it takes any length, and
-    # int() of thousands of digits raises (a 500).
+    # A public replay's link to share: the page routes by fragment, which a server never sees. A
+    # link that names no game opens the page too, which says so in the reader's language (a JSON
+    # refusal is no answer for a person who followed a link).
     @app.get("/public/{game_id}", include_in_schema=False)
-    async def public_replay(game_id: boards.PublicGameId) -> RedirectResponse:
-        return RedirectResponse(f"/#/public/{game_id}")
+    async def public_replay(game_id: str) -> RedirectResponse:
+        return RedirectResponse(f"/#/public/{_link_part(game_id)}")
 
     @app.get("/public/{game_id}/{move}", include_in_schema=False)
-    async def public_replay_at(game_id: boards.PublicGameId, move: boards.PublicMove) -> RedirectResponse:
-        return RedirectResponse(f"/#/public/{game_id}/{move}")
+    async def public_replay_at(game_id: str, move: str) -> RedirectResponse:
+        return RedirectResponse(f"/#/public/{_link_part(game_id)}/{_link_part(move)}")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
@@ -131,3 +132,12 @@ def create_app(
 def stop_hints(app: FastAPI) -> None:
     """Answer every waiting hint now and take no more (a server that is shutting down)."""
     app.state.web.hints.close()
+
+
+def _link_part(text: str) -> str:
+    """A shared link's id or move for the page's address: decimal digits without leading zeros,
+    anything else as given (cut short and escaped), which the page shows as naming no game."""
+    digits = text.lstrip("0")
+    if text.isascii() and text.isdigit() and len(digits) <= len(str(ID_LIMIT)):
+        return digits or "0"
+    return quote(text[:32], safe="")

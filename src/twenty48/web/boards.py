@@ -23,8 +23,6 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 PublicGameId = Annotated[
     int, Path(ge=1, le=ID_LIMIT, description="A game on the leaderboards, over (and past its day)."), Digits
 ]
-#: The move a shared link opens the replay at (0 is the start); moves are numbered as ids are.
-PublicMove = Annotated[int, Path(ge=0, le=ID_LIMIT), Digits]
 
 
 @router.get(

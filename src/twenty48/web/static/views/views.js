@@ -16,6 +16,8 @@ import { ReviewView } from "./review.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
 
+// A game id the page holds exactly (a Number is exact below 2**53); 0 and longer ones name no game.
+const ID = /^[1-9]\d{0,15}$/;
 // A reviewed move as the address names it: a direction, or "left@5" (a Merge 2048 tile move).
 const DIRECTION = /^(up|down|left|right)(@\d{1,2})?$/;
 
@@ -24,11 +26,11 @@ function parse(hash) {
   const [name, ...args] = hash.replace(/^#\/?/, "").split("/");
   if (name === "history" || name === "stats" || name === "leaderboard") return { name, args };
   const [id, move, played, best] = args;
-  if (name === "review" && /^\d+$/.test(id) && args.length === 1) return { name, args: [Number(id)] };
-  if (name === "public" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move)) && args.length <= 2) {
+  if (name === "review" && ID.test(id) && args.length === 1) return { name, args: [Number(id)] };
+  if (name === "public" && ID.test(id) && (move === undefined || /^\d+$/.test(move)) && args.length <= 2) {
     return { name, args: [Number(id), Number(move ?? 0), true] };
   }
-  if (name === "replay" && /^\d+$/.test(id) && (move === undefined || /^\d+$/.test(move))) {
+  if (name === "replay" && ID.test(id) && (move === undefined || /^\d+$/.test(move))) {
     const marks = DIRECTION.test(played) && DIRECTION.test(best) ? { played, best } : null;
     return { name, args: [Number(id), Number(move ?? 0), false, marks] };
   }
