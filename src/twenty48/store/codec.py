@@ -8,6 +8,7 @@ from twenty48 import spawns
 from twenty48.game import Game, Start
 from twenty48.rules import Board
 from twenty48.store.backend import GameColumns, GameRow
+from twenty48.store.records import seed_withheld
 
 
 def encode(game: Game) -> str:
@@ -49,6 +50,5 @@ def origin(state: str) -> tuple[spawns.Seed, str, Start | None]:
 
 
 def withheld(row: GameRow, game: Game) -> bool:
-    """Whether the game's seed is withheld: it is ranked and may still be played. A ranked game
-    replaced by a newer one is finished for good, but a daily one can be resumed until it is over."""
-    return row.ranked and not game.over and (row.current_game_id == row.id or row.daily is not None)
+    """Whether the game's seed is withheld (``records.seed_withheld``)."""
+    return seed_withheld(row.ranked, game.over, row.current_game_id == row.id, row.daily)

@@ -13,6 +13,12 @@ from twenty48.spawns import Seed
 ID_LIMIT = 2**63 - 1
 
 
+def seed_withheld(ranked: bool, over: bool, current: bool, daily: str | None) -> bool:
+    """Whether a game's seed is withheld: it is ranked and may still be played. A ranked game
+    replaced by a newer one is finished for good, but a daily one can be resumed until it is over."""
+    return ranked and not over and (current or daily is not None)
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     id: int
@@ -112,7 +118,7 @@ class GameSummary:
     @property
     def secret(self) -> bool:
         """As ``GameRecord.secret``: ranked and still playable, so neither replayed nor exported."""
-        return self.ranked and not self.over and (self.current or self.daily is not None)
+        return seed_withheld(self.ranked, self.over, self.current, self.daily)
 
     @property
     def assisted(self) -> bool | None:
