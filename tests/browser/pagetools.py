@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from twenty48.game import Game
 from twenty48.rules import Board
@@ -168,3 +168,21 @@ def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting for a condition")
         time.sleep(0.02)
+
+
+def hold_first(page: Page, pattern: str | Callable[[str], bool]) -> list[Route]:
+    """Hold the first request ``pattern`` matches until the test releases it (``held[0]``);
+    later ones pass."""
+    held: list[Route] = []
+    page.route(pattern, lambda route: route.continue_() if held else held.append(route))
+    return held
+
+
+def wait_held(page: Page, held: list[Route], timeout: float = 15.0) -> None:
+    """Wait until a held request arrives; route handlers run only while Playwright is called, so
+    this pumps it. Fails (never hangs) when none comes."""
+    deadline = time.monotonic() + timeout
+    while not held:
+        if time.monotonic() > deadline:
+            raise AssertionError("the page sent no request to hold")
+        page.wait_for_timeout(10)

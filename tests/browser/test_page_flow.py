@@ -17,6 +17,7 @@ from pagetools import (
     ready,
     server_state,
     settled,
+    wait_held,
     wait_until,
 )
 from playwright.sync_api import Response, Route
@@ -144,8 +145,7 @@ def test_a_hint_for_the_last_game_is_not_drawn_on_a_new_one(pages: Pages, live_s
     held: list[Route] = []
     page.route(lambda url: "/hint" in url, lambda route: held.append(route))  # answered when released
     page.click("#hint")
-    while not held:  # route handlers run only while Playwright is called
-        page.wait_for_timeout(20)
+    wait_held(page, held)
     old = server_state(page)
     page.keyboard.press("n")  # nothing played yet: no question
     wait_until(lambda: server_state(page)["revision"] != old["revision"])
@@ -190,8 +190,7 @@ def test_auto_play_goes_on_after_adopting_another_tabs_move(pages: Pages, live_s
     held: list[Route] = []  # the first hint only: its answer is for a position the tab then leaves
     page.route(lambda url: "/hint" in url, lambda route: route.continue_() if held else held.append(route))
     page.click("#auto")
-    while not held:  # route handlers run only while Playwright is called
-        page.wait_for_timeout(20)
+    wait_held(page, held)
     state = server_state(page)
     other = {"direction": "left", "revision": state["revision"]}
     assert page.request.post(f"/api/games/{state['id']}/move", data=other).ok
@@ -305,8 +304,7 @@ def test_an_undo_the_server_rejects_keeps_the_page_on_its_game(pages: Pages, liv
     undos: list[Response] = []
     page.on("response", lambda r: undos.append(r) if r.url.endswith("/undo") else None)
     page.keyboard.press("ArrowLeft")
-    while not held:  # route handlers run only while Playwright is called
-        page.wait_for_timeout(20)
+    wait_held(page, held)
     for key in ["ArrowUp", "u", "ArrowRight"]:
         page.keyboard.press(key)
     held[0].continue_()

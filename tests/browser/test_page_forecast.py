@@ -12,10 +12,12 @@ from pagetools import (
     current_game,
     expect_game,
     flat,
+    hold_first,
     numbers,
     prepare,
     server_state,
     settled,
+    wait_held,
 )
 from playwright.sync_api import Page, Route
 
@@ -40,18 +42,6 @@ SLIDES = """() => [...document.querySelectorAll('#fx .ghost')].map((ghost) => {
 })"""
 
 
-def hold_moves(page: Page) -> list[Route]:
-    """Hold the first move request until the test releases it; later ones pass."""
-    held: list[Route] = []
-    page.route("**/move", lambda route: route.continue_() if held else held.append(route))
-    return held
-
-
-def wait_held(page: Page, held: list[Route]) -> None:
-    while not held:  # route handlers run only while Playwright is called
-        page.wait_for_timeout(10)
-
-
 def slides_shown(page: Page) -> list[list[int]]:
     found = page.evaluate(SLIDES)
     assert all(started for _, _, started in found)
@@ -63,7 +53,7 @@ def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server:
     game = prepare(page, live_server, OPEN)
     forecast = server_state(page)["forecast"]["left"]["slides"]
     page.evaluate(COUNT_GHOSTS)
-    held = hold_moves(page)
+    held = hold_first(page, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     # The answer is held back, and the tiles already slide, each by the forecast's slide.
@@ -86,7 +76,7 @@ def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server:
 def test_the_answer_adds_the_spawn_and_the_score(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open()
     game = prepare(page, live_server, OPEN)
-    held = hold_moves(page)
+    held = hold_first(page, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     page.wait_for_function(SLIDING, polling="raf")
@@ -111,7 +101,7 @@ def test_an_answer_that_disagrees_snaps_to_the_servers_board(pages: Pages, live_
         f"/api/games/{state['id']}/move", data={"direction": "down", "revision": state["revision"]}
     )
     assert other.ok
-    held = hold_moves(page)
+    held = hold_first(page, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     page.wait_for_function(SLIDING, polling="raf")
