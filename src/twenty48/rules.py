@@ -81,6 +81,12 @@ class LineMove:
     score: int
 
 
+def two_largest(board: Board) -> bool:
+    """Whether ``board`` holds two 131072 tiles: no game reaches such a board (building the second
+    needs the room the first takes), and ``slide_line`` refuses to merge them."""
+    return board.cells.count(MAX_TILE) > 1
+
+
 def slide_line(values: Sequence[int]) -> LineMove:
     """Slide one line toward position 0 and merge, following the three merge rules.
 

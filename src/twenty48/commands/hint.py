@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from twenty48.rules import MAX_TILE, Board
+from twenty48.rules import MAX_TILE, Board, two_largest
 
 if TYPE_CHECKING:
     from twenty48.ai import Analysis
@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"2048 hint: invalid board: {exc}", file=sys.stderr)
         return 2
-    if board.cells.count(MAX_TILE) > 1:
-        # The rules refuse to merge them (no game builds two), so no move could be ranked.
+    if two_largest(board):
+        # The rules refuse to merge them, so no move could be ranked.
         print(f"2048 hint: invalid board: two {MAX_TILE} tiles, which no game can reach", file=sys.stderr)
         return 2
     # Imported here: the solver loads numba, which every other command (and --help) can do without.

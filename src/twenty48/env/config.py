@@ -13,7 +13,7 @@ from gymnasium import spaces
 from twenty48 import spawns
 from twenty48.checks import is_int, is_real
 from twenty48.env import kernels
-from twenty48.rules import CELLS, MAX_TILE, Board
+from twenty48.rules import CELLS, MAX_TILE, Board, two_largest
 
 OBSERVATIONS = ("exponents", "onehot")
 REWARDS = ("score", "log", "zero")
@@ -113,7 +113,7 @@ class ResetRequest:
             board = board if isinstance(board, Board) else Board.from_rows(board)
             if not any(board.cells):
                 raise ValueError("options['board'] has no tile: no move could ever be legal on it")
-            if board.cells.count(MAX_TILE) > 1:
+            if two_largest(board):
                 raise ValueError(f"options['board'] holds two {MAX_TILE} tiles, which no game can reach")
         score = options.get("score", 0)
         if not is_int(score) or not 0 <= score <= MAX_START_SCORE:
