@@ -21,6 +21,7 @@ from twenty48.web import boards, errors, history, players, reviews, routes
 from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
+from twenty48.web.params import plain_digits
 from twenty48.web.worker import StoreWorker
 
 HERE = Path(__file__).parent
@@ -137,7 +138,7 @@ def stop_hints(app: FastAPI) -> None:
 def _link_part(text: str) -> str:
     """A shared link's id or move for the page's address: decimal digits without leading zeros,
     anything else as given (cut short and escaped), which the page shows as naming no game."""
-    digits = text.lstrip("0")
-    if text.isascii() and text.isdigit() and len(digits) <= len(str(ID_LIMIT)):
-        return digits or "0"
+    digits = plain_digits(text)
+    if digits is not None and len(digits) <= len(str(ID_LIMIT)):
+        return digits
     return quote(text[:32], safe="")

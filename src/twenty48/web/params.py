@@ -17,15 +17,22 @@ _DIGITS = re.compile(r"[0-9]+")
 _PAST_EVERY_BOUND = str(10**19)
 
 
+def plain_digits(text: str) -> str | None:
+    """``text`` as a number's plain decimal digits, leading zeros dropped ("007" -> "7"); None for
+    anything else: Python's int() also reads "+1", " 1", "1_0" (10) and pydantic "1.0", so one
+    game would have many URLs."""
+    if not _DIGITS.fullmatch(text):
+        return None
+    return text.lstrip("0") or "0"
+
+
 def _digits(value: object) -> object:
-    """Path and query integers as plain decimal digits: Python's int() also reads "+1", " 1",
-    "1_0" (10) and pydantic "1.0", so one game had many URLs."""
     if not isinstance(value, str):
         return value
-    if not _DIGITS.fullmatch(value):
+    digits = plain_digits(value)
+    if digits is None:
         raise ValueError("expected decimal digits only")
-    significant = value.lstrip("0")
-    return _PAST_EVERY_BOUND if len(significant) > len(str(ID_LIMIT)) else significant or "0"
+    return _PAST_EVERY_BOUND if len(digits) > len(str(ID_LIMIT)) else digits
 
 
 #: Integers in a URL are decimal digits, nothing else: ``Digits`` after the parameter's own bounds
