@@ -16,8 +16,9 @@ import { ReviewView } from "./review.js";
 import { StatsView } from "./stats.js";
 import { STRINGS } from "./strings.js";
 
-// A game id the page holds exactly (a Number is exact below 2**53); 0 and longer ones name no game.
-const ID = /^[1-9]\d{0,15}$/;
+// A game id the page holds exactly (up to 15 digits: a Number is exact below 2**53); 0 and longer
+// ones name no game.
+const ID = /^[1-9]\d{0,14}$/;
 // A reviewed move as the address names it: a direction, or "left@5" (a Merge 2048 tile move).
 const DIRECTION = /^(up|down|left|right)(@\d{1,2})?$/;
 
