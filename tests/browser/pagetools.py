@@ -133,6 +133,9 @@ def prepare(
     record = server.store.add_game(player_id(page, server), game)
     page.reload()
     ready(page)
+    # What the page fetches once its board is up (the solver's module, the hint's and the daily
+    # entry's styles) is done before a test holds or counts requests.
+    page.wait_for_load_state("networkidle")
     return server.store.load_game(player_id(page, server), record.id)
 
 

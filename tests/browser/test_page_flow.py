@@ -12,6 +12,7 @@ from pagetools import (
     current_game,
     expect_game,
     flat,
+    hold_first,
     numbers,
     prepare,
     ready,
@@ -187,8 +188,8 @@ def test_auto_play_moves_and_stops_on_a_key_and_on_the_toggle(pages: Pages, live
 def test_auto_play_goes_on_after_adopting_another_tabs_move(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open()
     prepare(page, live_server, OPEN)
-    held: list[Route] = []  # the first hint only: its answer is for a position the tab then leaves
-    page.route(lambda url: "/hint" in url, lambda route: route.continue_() if held else held.append(route))
+    # The first hint only: its answer is for a position the tab then leaves.
+    held = hold_first(page, lambda url: "/hint" in url)
     page.click("#auto")
     wait_held(page, held)
     state = server_state(page)
@@ -299,8 +300,7 @@ def test_an_undo_the_server_rejects_keeps_the_page_on_its_game(pages: Pages, liv
     page = pages.open(allow_errors=True)  # the browser logs the 409
     # Left and up change nothing: queued behind them, undo finds nothing to take back.
     game = prepare(page, live_server, [[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
-    held: list[Route] = []  # the first move only, so that the keys after it are queued
-    page.route("**/move", lambda route: route.continue_() if held else held.append(route))
+    held = hold_first(page, "**/move")  # the first move only, so that the keys after it are queued
     undos: list[Response] = []
     page.on("response", lambda r: undos.append(r) if r.url.endswith("/undo") else None)
     page.keyboard.press("ArrowLeft")
