@@ -1,0 +1,135 @@
+"""Solver games played as Ray tasks (``2048 bench --ray``): on a local Ray started for the run, or
+on a running cluster.
+
+A task plays ``GAMES_PER_TASK`` games on one CPU, each game on one solver thread, so a cluster's
+CPUs play that many games at once. A worker process stays up between tasks: it imports the solver
+and loads numba's compiled kernels from their cache once, not per task. A task whose worker dies
+(killed, out of memory, its node lost) is run again by Ray, up to ``RETRIES`` times; only an
+attempt that finished returns games, so a game is never counted twice. Game ``seed`` is the same
+game on any node and any number of threads as locally (the settings that replay exactly: a depth,
+a node budget, the adaptive default).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from twenty48.ai.play import PlayedGame
+from twenty48.ai.solver import SOLVER_VERSION
+
+#: Games a task plays. A game takes 0.1 s at depth 1 and half an hour at the default setting,
+#: while a task costs Ray about a millisecond: one game a task keeps every CPU busy to the end
+#: and loses the least to a killed worker or Ctrl-C (bench/cluster.py measures the grouping).
+GAMES_PER_TASK = 1
+#: Tasks queued per CPU beyond those running: a CPU that finishes starts the next at once, while
+#: a run of 100,000 games never hands the cluster 100,000 tasks.
+QUEUED_PER_CPU = 2
+#: Times a task whose worker died is run again before the run gives up.
+RETRIES = 3
+#: Seconds to wait for a ``ray://`` address to accept a connection: Ray's own client waits 30 s
+#: even for a port nothing listens on.
+PROBE_SECONDS = 5.0
+INSTALL = "pip install 'twenty48[cluster]'"
+
+
+class ClusterError(Exception):
+    """Ray is missing, the cluster cannot be reached, or a task failed for good; one line."""
+
+
+@contextmanager
+def joined(address: str) -> Iterator[int]:
+    """Ray for the ``with`` block, which gets the cluster's CPUs. A process that has already joined
+    Ray plays on that one and stays joined; otherwise ``address`` is joined and left at the end:
+    ``local`` starts a Ray on all of this machine's cores (without the dashboard), ``auto`` joins
+    the cluster this machine is part of, ``ray://HOST:PORT`` a cluster's Ray Client port."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError(f"--ray needs Ray: {INSTALL}") from None
+    if ray.is_initialized():
+        yield _cpus(ray)
+        return
+    # Ray reports usage to its makers unless told not to; nothing here reaches out.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if address.startswith("ray://"):
+        _probe(address)
+    options: dict[str, Any] = {"include_dashboard": False} if address == "local" else {}
+    try:
+        # Ray's client warns on a timeout before it raises; the error below says it in one line.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False, **options)
+    except Exception as exc:  # Ray raises many kinds here, each meaning it could not join
+        raise ClusterError(f"cannot join the Ray cluster at {address}: {_first_line(exc)}") from None
+    try:
+        yield _cpus(ray)
+    finally:
+        ray.shutdown()
+
+
+def play(
+    seeds: Sequence[int], play_one: Callable[[int], PlayedGame], cpus: int, per_task: int = GAMES_PER_TASK
+) -> Iterator[PlayedGame]:
+    """``play_one(seed)`` for each seed, as Ray tasks of ``per_task`` seeds, in the order the tasks
+    finish. Tasks still running when the caller stops (Ctrl-C, an error) are cancelled."""
+    import ray
+
+    task = ray.remote(_play_games).options(num_cpus=1, max_retries=RETRIES)
+    groups = (list(seeds[at : at + per_task]) for at in range(0, len(seeds), per_task))
+    running: dict[Any, list[int]] = {}
+    try:
+        while True:
+            while len(running) < cpus * (1 + QUEUED_PER_CPU) and (group := next(groups, None)):
+                running[task.remote(play_one, group)] = group
+            if not running:
+                return
+            # Waiting in short slices: Ctrl-C is taken between them, not when a game ends.
+            done, _ = ray.wait(list(running), num_returns=1, timeout=0.1)
+            for ref in done:
+                group = running.pop(ref)
+                try:
+                    version, games = ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    raise ClusterError(f"the task of seeds {group} failed: {_first_line(exc)}") from None
+                if version != SOLVER_VERSION:
+                    raise ClusterError(
+                        f"a worker runs solver version {version}, this machine {SOLVER_VERSION}: "
+                        "install the same twenty48 on every node"
+                    )
+                yield from games
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)
+
+
+def _play_games(play_one: Callable[[int], PlayedGame], seeds: list[int]) -> tuple[int, list[PlayedGame]]:
+    from twenty48.ai import pools
+
+    # The task holds one CPU; the other CPUs play other games.
+    pools.THREADS = 1
+    return SOLVER_VERSION, [play_one(seed) for seed in seeds]
+
+
+def _cpus(ray: Any) -> int:
+    # A head node started with no CPUs of its own is common; a run still needs one task going.
+    return max(1, int(ray.cluster_resources().get("CPU", 0)))
+
+
+def _probe(address: str) -> None:
+    parts = urlsplit(address)
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=PROBE_SECONDS).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
