@@ -62,7 +62,13 @@ def main(argv: list[str]) -> int:
             # A fresh Ray each round: its workers start cold, as the local processes do.
             before = _children()
             began = time.perf_counter()
-            ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+            ray.init(
+                address="local",
+                num_cpus=2,
+                include_dashboard=False,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+            )
             # Started once a worker per CPU has answered: Ray's helper processes are up by then.
             ray.get([ray.remote(_ready).remote() for _ in range(2)])
             starts.append(time.perf_counter() - began)

@@ -155,6 +155,8 @@ def ray_session() -> Iterator[None]:
     import ray
 
     ray.init(
+        # A new Ray of its own, even where a cluster started by `ray start` runs on this machine.
+        address="local",
         num_cpus=2,
         include_dashboard=False,
         logging_level=logging.ERROR,

@@ -44,6 +44,14 @@ def test_an_address_of_the_wrong_form_is_one_line(capsys, address):
     assert err.count("\n") == 1 and "expected local, auto or ray://HOST:PORT" in err
 
 
+def test_jobs_and_ray_are_one_or_the_other(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--games", "1", "--jobs", "2", "--ray"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not allowed with argument --jobs" in err
+
+
 def test_without_ray_installed_it_says_what_to_install(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` finds where Ray is not installed
     out = tmp_path / "games.jsonl"
@@ -54,21 +62,30 @@ def test_without_ray_installed_it_says_what_to_install(capsys, monkeypatch, tmp_
     assert not out.exists()
 
 
-def test_a_cluster_out_of_reach_is_one_line_and_writes_nothing(tmp_path):
+@pytest.mark.parametrize(
+    ("address", "environment"),
+    [("ray://127.0.0.1:{port}", {}), ("auto", {"RAY_ADDRESS": "127.0.0.1:{port}"})],
+    ids=["ray-client", "auto-after-the-cluster-stopped"],
+)
+def test_a_cluster_out_of_reach_is_one_line_and_writes_nothing(tmp_path, address, environment):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    # Its own process: this one has joined the suite's Ray, which `--ray` would play on.
+    address = address.format(port=port)
+    env = os.environ | {name: value.format(port=port) for name, value in environment.items()}
+    # Its own process: this one may have joined the suite's Ray, which `--ray` would play on.
     out = tmp_path / "games.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "twenty48", "bench", "--ray", f"ray://127.0.0.1:{port}", "--out", str(out)],
+        [sys.executable, "-m", "twenty48", "bench", "--ray", address, "--out", str(out)],
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith(f"2048 bench: error: cannot reach the Ray cluster at ray://127.0.0.1:{port}")
+    assert done.stderr.startswith(f"2048 bench: error: cannot reach the Ray cluster at {address}")
+    assert "Connection refused" in done.stderr
     assert not out.exists()
 
 

@@ -33,10 +33,14 @@ GAMES_PER_TASK = 1
 QUEUED_PER_CPU = 2
 #: Times a task whose worker died is run again before the run gives up.
 RETRIES = 3
-#: Seconds to wait for a ``ray://`` address to accept a connection: Ray's own client waits 30 s
-#: even for a port nothing listens on.
+#: Seconds to wait for a cluster's address to accept a connection.
 PROBE_SECONDS = 5.0
 INSTALL = "pip install 'twenty48[cluster]'"
+#: What a Ray Client port that answers but will not take this client usually wants.
+CLIENT_HINT = (
+    " (the Ray Client needs the cluster's Ray and Python versions here, and RAY_AUTH_MODE=token with"
+    " the cluster's token where it uses token authentication)"
+)
 
 
 class ClusterError(Exception):
@@ -58,7 +62,7 @@ def joined(address: str) -> Iterator[int]:
         return
     # Ray reports usage to its makers unless told not to; nothing here reaches out.
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if address.startswith("ray://"):
+    if address != "local":
         _probe(address)
     options: dict[str, Any] = {"include_dashboard": False} if address == "local" else {}
     try:
@@ -67,7 +71,8 @@ def joined(address: str) -> Iterator[int]:
             warnings.simplefilter("ignore")
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False, **options)
     except Exception as exc:  # Ray raises many kinds here, each meaning it could not join
-        raise ClusterError(f"cannot join the Ray cluster at {address}: {_first_line(exc)}") from None
+        hint = CLIENT_HINT if address.startswith("ray://") else ""
+        raise ClusterError(f"cannot join the Ray cluster at {address}: {_first_line(exc)}{hint}") from None
     try:
         yield _cpus(ray)
     finally:
@@ -123,11 +128,24 @@ def _cpus(ray: Any) -> int:
 
 
 def _probe(address: str) -> None:
-    parts = urlsplit(address)
+    """Fail at once where nothing listens at ``address``: Ray's own attempts take 30 s (its client)
+    to minutes (``auto`` naming a cluster that has stopped), printing warnings all the while."""
+    if address == "auto":
+        from ray._private.services import canonicalize_bootstrap_address
+
+        try:
+            # RAY_ADDRESS, else the cluster `ray start` last started on this machine: as ray.init reads it.
+            host, _, port = canonicalize_bootstrap_address("auto").rpartition(":")
+        except ConnectionError as exc:
+            raise ClusterError(f"cannot join the Ray cluster at auto: {_first_line(exc)}") from None
+    else:
+        parts = urlsplit(address)
+        host, port = parts.hostname or "", str(parts.port)
     try:
-        socket.create_connection((parts.hostname, parts.port), timeout=PROBE_SECONDS).close()
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
     except OSError as exc:
-        raise ClusterError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
+        where = address if address.startswith("ray://") else f"auto ({host}:{port})"
+        raise ClusterError(f"cannot reach the Ray cluster at {where}: {exc.strerror or exc}") from None
 
 
 def _first_line(exc: BaseException) -> str:

@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(finished) | setting
     summary.update(
         seed=args.seed,
-        jobs=args.jobs,
+        jobs=None if args.ray else args.jobs,
         ray=args.ray,
         resumed=kept,
         wall_seconds=round(time.perf_counter() - started, 1),
