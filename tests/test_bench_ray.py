@@ -89,6 +89,23 @@ def test_a_cluster_out_of_reach_is_one_line_and_writes_nothing(tmp_path, address
     assert not out.exists()
 
 
+def test_ray_alone_starts_a_ray_of_its_own_for_the_run_quietly(tmp_path):
+    # Its own process, which has joined no Ray: `--ray` starts one on this machine's cores.
+    done = subprocess.run(
+        [sys.executable, "-m", "twenty48", "bench", "--ray", "--json", "--games", "2", "--depth", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"RAY_ADDRESS": ""},
+    )
+    assert done.returncode == 0
+    summary = json.loads(done.stdout)
+    assert summary["ray"] == "local" and summary["games"] == 2 and summary["jobs"] is None
+    # Ray's own logging stays out of the way: stderr holds the games and nothing else.
+    assert sorted(played_seeds(done.stderr)) == [0, 1]
+    assert len(done.stderr.strip().splitlines()) == 2
+
+
 def test_ray_plays_the_same_games_as_a_local_run(ray_session, capsys, tmp_path):
     args = ["bench", "--json", "--games", "4", "--depth", "1", "--seed", "20"]
     assert main([*args, "--out", str(tmp_path / "local.jsonl")]) == 0
