@@ -4,8 +4,9 @@ and as Ray tasks on a local Ray with 2 CPUs (what ``2048 bench --ray`` runs), in
 Prints one JSON line: ``local_games_per_s`` and ``ray_games_per_s`` (games over the wall time of
 playing them, each side's worker start-up included: fresh processes for ``--jobs``, Ray's idle
 workers importing the solver), ``ratio`` (Ray over local; the target is 0.9 or more),
-``ray_start_s`` (starting the local Ray, until a worker per CPU answers), ``identical`` (the two
-sides played the same games, as they must) and the load average. With ``--rounds N`` each side
+``ray_start_s`` (starting the local Ray, until a worker per CPU answers), ``local_play_s`` and
+``ray_play_s`` (the games' own seconds, added up: the playing without the start-up), ``identical``
+(the two sides played the same games, as they must) and the load average. With ``--rounds N`` each side
 plays N times, alternating, each time on a fresh Ray, and the median of each side is taken.
 ``--per-task N`` groups N games a task (the command plays ``twenty48.ai.cluster.GAMES_PER_TASK``),
 to measure what grouping saves:
@@ -52,6 +53,7 @@ def main(argv: list[str]) -> int:
     play = functools.partial(play_game, depth=args.depth)
     command = ["bench", "--games", str(args.games), "--depth", str(args.depth), "--seed", str(args.seed)]
     local_rates, ray_rates, starts, same = [], [], [], True
+    local_play, ray_play = [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(args.rounds):
             out = Path(folder, f"local-{round_}.jsonl")
@@ -77,7 +79,10 @@ def main(argv: list[str]) -> int:
             ray_rates.append(args.games / (time.perf_counter() - began))
             ray.shutdown()
             _wait_for_children(before)
-            same &= _outcomes(games) == _outcomes(results.read(out).games)
+            local_games = results.read(out).games
+            same &= _outcomes(games) == _outcomes(local_games)
+            local_play.append(sum(g.seconds for g in local_games))
+            ray_play.append(sum(g.seconds for g in games))
     local_rate, ray_rate = statistics.median(local_rates), statistics.median(ray_rates)
     print(
         json.dumps(
@@ -90,6 +95,8 @@ def main(argv: list[str]) -> int:
                 "ray_games_per_s": round(ray_rate, 3),
                 "ratio": round(ray_rate / local_rate, 3),
                 "ray_start_s": round(statistics.median(starts), 2),
+                "local_play_s": round(statistics.median(local_play), 1),
+                "ray_play_s": round(statistics.median(ray_play), 1),
                 "identical": same,
                 "load_average": [round(x, 2) for x in os.getloadavg()],
             }
