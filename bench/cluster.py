@@ -4,7 +4,8 @@ and as Ray tasks on a local Ray with 2 CPUs (what ``2048 bench --ray`` runs), in
 Prints one JSON line: ``local_games_per_s`` and ``ray_games_per_s`` (games over the wall time of
 playing them, each side's worker start-up included: fresh processes for ``--jobs``, Ray's idle
 workers importing the solver), ``ratio`` (Ray over local; the target is 0.9 or more),
-``ray_start_s`` (starting the local Ray, until a worker per CPU answers), ``local_play_s`` and
+``ray_start_s`` (starting the local Ray, until a worker per CPU answers), ``ray_task_ms`` (what a
+task costs: the wall time of 100 empty ones, over 100), ``local_play_s`` and
 ``ray_play_s`` (the games' own seconds, added up: the playing without the start-up), ``identical``
 (the two sides played the same games, as they must) and the load average. With ``--rounds N`` each side
 plays N times, alternating, each time on a fresh Ray, and the median of each side is taken.
@@ -30,6 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
+#: Empty tasks timed for what one task costs Ray.
+EMPTY_TASKS = 100
+
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -53,7 +57,7 @@ def main(argv: list[str]) -> int:
     play = functools.partial(play_game, depth=args.depth)
     command = ["bench", "--games", str(args.games), "--depth", str(args.depth), "--seed", str(args.seed)]
     local_rates, ray_rates, starts, same = [], [], [], True
-    local_play, ray_play = [], []
+    local_play, ray_play, task_ms = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(args.rounds):
             out = Path(folder, f"local-{round_}.jsonl")
@@ -75,6 +79,9 @@ def main(argv: list[str]) -> int:
             ray.get([ray.remote(_ready).remote() for _ in range(2)])
             starts.append(time.perf_counter() - began)
             began = time.perf_counter()
+            ray.get([ray.remote(_ready).remote() for _ in range(EMPTY_TASKS)])
+            task_ms.append((time.perf_counter() - began) * 1000 / EMPTY_TASKS)
+            began = time.perf_counter()
             games = list(cluster.play(seeds, play, cpus=2, per_task=per_task))
             ray_rates.append(args.games / (time.perf_counter() - began))
             ray.shutdown()
@@ -95,6 +102,7 @@ def main(argv: list[str]) -> int:
                 "ray_games_per_s": round(ray_rate, 3),
                 "ratio": round(ray_rate / local_rate, 3),
                 "ray_start_s": round(statistics.median(starts), 2),
+                "ray_task_ms": round(statistics.median(task_ms), 2),
                 "local_play_s": round(statistics.median(local_play), 1),
                 "ray_play_s": round(statistics.median(ray_play), 1),
                 "identical": same,

@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
-            games = _games(todo, args, setting, stack)
+            games = _games(todo, args, stack)
             out = stack.enter_context(_appending(args.out, size)) if args.out else None
             interrupted = _collect(games, finished, len(seeds), out, setting)
     except ClusterError as exc:
@@ -201,7 +201,7 @@ def _report(path: Path, as_json: bool) -> int:
 
 
 def _games(
-    seeds: Sequence[int], args: argparse.Namespace, setting: dict[str, Any], stack: contextlib.ExitStack
+    seeds: Sequence[int], args: argparse.Namespace, stack: contextlib.ExitStack
 ) -> Iterator[PlayedGame]:
     """The games of ``seeds``, as they finish: here, in ``--jobs`` processes or on Ray (joined
     now, so that a cluster that cannot be reached stops the run before anything is written)."""
