@@ -6,7 +6,10 @@ playing them, each side's worker start-up included: fresh processes for ``--jobs
 workers importing the solver), ``ratio`` (Ray over local; the target is 0.9 or more),
 ``ray_start_s`` (starting the local Ray, until a worker per CPU answers), ``ray_task_ms`` (what a
 task costs: the wall time of 100 empty ones, over 100), ``local_play_s`` and
-``ray_play_s`` (the games' own seconds, added up: the playing without the start-up), ``identical``
+``ray_play_s`` (the games' own seconds, added up: the playing without the start-up),
+``local_cpu_s_per_game``, ``ray_cpu_s_per_game`` and ``cpu_ratio`` (local over Ray: the CPU time each
+side's processes used a game, Ray's helpers included, which other programs' load does not inflate as
+it does the wall clock), ``identical``
 (the two sides played the same games, as they must) and the load average. With ``--rounds N`` each side
 plays N times, alternating, each time on a fresh Ray, and the median of each side is taken.
 ``--per-task N`` groups N games a task (the command plays ``twenty48.ai.cluster.GAMES_PER_TASK``),
@@ -25,6 +28,7 @@ import io
 import json
 import logging
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -57,14 +61,15 @@ def main(argv: list[str]) -> int:
     play = functools.partial(play_game, depth=args.depth)
     command = ["bench", "--games", str(args.games), "--depth", str(args.depth), "--seed", str(args.seed)]
     local_rates, ray_rates, starts, same = [], [], [], True
-    local_play, ray_play, task_ms = [], [], []
+    local_play, ray_play, task_ms, local_cpu, ray_cpu = [], [], [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(args.rounds):
             out = Path(folder, f"local-{round_}.jsonl")
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), _tree_cpu()
                 cli([*command, "--jobs", "2", "--out", str(out)])
                 local_rates.append(args.games / (time.perf_counter() - began))
+                local_cpu.append((_tree_cpu() - cpu) / args.games)
             # A fresh Ray each round: its workers start cold, as the local processes do.
             before = _children()
             began = time.perf_counter()
@@ -81,9 +86,10 @@ def main(argv: list[str]) -> int:
             began = time.perf_counter()
             ray.get([ray.remote(_ready).remote() for _ in range(EMPTY_TASKS)])
             task_ms.append((time.perf_counter() - began) * 1000 / EMPTY_TASKS)
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), _tree_cpu()
             games = list(cluster.play(seeds, play, cpus=2, per_task=per_task))
             ray_rates.append(args.games / (time.perf_counter() - began))
+            ray_cpu.append((_tree_cpu() - cpu) / args.games)
             ray.shutdown()
             _wait_for_children(before)
             local_games = results.read(out).games
@@ -102,6 +108,9 @@ def main(argv: list[str]) -> int:
                 "ray_games_per_s": round(ray_rate, 3),
                 "ratio": round(ray_rate / local_rate, 3),
                 "ray_start_s": round(statistics.median(starts), 2),
+                "local_cpu_s_per_game": round(statistics.median(local_cpu), 3),
+                "ray_cpu_s_per_game": round(statistics.median(ray_cpu), 3),
+                "cpu_ratio": round(statistics.median(local_cpu) / statistics.median(ray_cpu), 3),
                 "ray_task_ms": round(statistics.median(task_ms), 2),
                 "local_play_s": round(statistics.median(local_play), 1),
                 "ray_play_s": round(statistics.median(ray_play), 1),
@@ -134,6 +143,27 @@ def _children() -> set[int]:
             if parent == mine and state != "Z":
                 found.add(int(stat.parent.name))
     return found
+
+
+def _tree_cpu() -> float:
+    """CPU seconds used so far by this process, its children that have ended (``--jobs``'s) and
+    every live descendant (Ray's helpers and workers): unlike the wall clock, what another
+    program's load does not inflate."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents, used = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            pid = int(stat.parent.name)
+            parents[pid] = int(fields[1])
+            used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    tree, grown = {os.getpid()}, True
+    while grown:
+        found = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= found
+        grown = bool(found)
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return sum(used.get(pid, 0.0) for pid in tree) + ended.ru_utime + ended.ru_stime
 
 
 def _outcomes(games: list) -> list[tuple[int, int, int, int]]:

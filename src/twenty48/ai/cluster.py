@@ -25,8 +25,9 @@ from twenty48.ai.play import PlayedGame
 from twenty48.ai.solver import SOLVER_VERSION
 
 #: Games a task plays. A game takes 0.1 s at depth 1 and half an hour at the default setting,
-#: while a task costs Ray about a millisecond: one game a task keeps every CPU busy to the end
-#: and loses the least to a killed worker or Ctrl-C (bench/cluster.py measures the grouping).
+#: while a task costs Ray a few milliseconds: one game a task keeps every CPU busy to the end and
+#: loses the least to a killed worker or Ctrl-C; four a task gained nothing measurable even at
+#: depth 1 (bench/cluster.py --per-task, bench/README.md).
 GAMES_PER_TASK = 1
 #: Tasks queued per CPU beyond those running: a CPU that finishes starts the next at once, while
 #: a run of 100,000 games never hands the cluster 100,000 tasks.

@@ -254,10 +254,10 @@ def _collect(
         task = progress.add_task("", total=total, completed=kept)
         try:
             for game in games:
-                finished.append(game)
                 if out:
                     out.write(results.line(game, setting))
                     out.flush()
+                finished.append(game)
                 best = max(g.max_tile for g in finished)
                 mean = sum(g.score for g in finished) / len(finished)
                 pace = _pace(len(finished) - kept, time.perf_counter() - started, total - len(finished))
