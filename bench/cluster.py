@@ -26,7 +26,6 @@ import contextlib
 import functools
 import io
 import json
-import logging
 import os
 import resource
 import statistics
@@ -47,7 +46,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--per-task", type=int, default=None)
     args = parser.parse_args(argv)
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
 
     from twenty48.ai import cluster, results
@@ -73,13 +71,7 @@ def main(argv: list[str]) -> int:
             # A fresh Ray each round: its workers start cold, as the local processes do.
             before = _children()
             began = time.perf_counter()
-            ray.init(
-                address="local",
-                num_cpus=2,
-                include_dashboard=False,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-            )
+            cluster.init_ray("local", num_cpus=2)
             # Started once a worker per CPU has answered: Ray's helper processes are up by then.
             ray.get([ray.remote(_ready).remote() for _ in range(2)])
             starts.append(time.perf_counter() - began)

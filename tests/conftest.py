@@ -9,7 +9,6 @@ PostgreSQL cases are skipped, except under ``CI=true``, where they fail: CI must
 
 from __future__ import annotations
 
-import logging
 import os
 import shlex
 import shutil
@@ -151,18 +150,12 @@ def raw_sql(location: Path | str):
 def ray_session() -> Iterator[None]:
     """One local Ray with 2 CPUs for every Ray test: starting one takes seconds. ``2048 bench
     --ray`` run in this process plays on it. Ray is in the ``test`` extra: never skipped."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     import ray
 
-    ray.init(
-        # A new Ray of its own, even where a cluster started by `ray start` runs on this machine.
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-        # The games' results are a few hundred bytes; Ray's default reserves gigabytes.
-        object_store_memory=100 << 20,
-    )
+    from twenty48.ai.cluster import init_ray
+
+    # A new Ray of its own, even where a cluster started by `ray start` runs on this machine; the
+    # games' results are a few hundred bytes, where Ray's default object store takes gigabytes.
+    init_ray("local", num_cpus=2, object_store_memory=100 << 20)
     yield
     ray.shutdown()

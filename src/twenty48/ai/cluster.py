@@ -61,16 +61,10 @@ def joined(address: str) -> Iterator[int]:
     if ray.is_initialized():
         yield _cpus(ray)
         return
-    # Ray reports usage to its makers unless told not to; nothing here reaches out.
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if address != "local":
         _probe(address)
-    options: dict[str, Any] = {"include_dashboard": False} if address == "local" else {}
     try:
-        # Ray's client warns on a timeout before it raises; the error below says it in one line.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False, **options)
+        init_ray(address)
     except Exception as exc:  # Ray raises many kinds here, each meaning it could not join
         hint = CLIENT_HINT if address.startswith("ray://") else ""
         raise ClusterError(f"cannot join the Ray cluster at {address}: {_first_line(exc)}{hint}") from None
@@ -78,6 +72,22 @@ def joined(address: str) -> Iterator[int]:
         yield _cpus(ray)
     finally:
         ray.shutdown()
+
+
+def init_ray(address: str, **options: Any) -> None:
+    """``ray.init(address, **options)`` as ``2048 bench`` joins Ray: quietly (Ray's logging and
+    its workers' output kept off the terminal), reporting no usage, and without the dashboard on
+    a Ray it starts (``local``)."""
+    import ray
+
+    # Ray reports usage to its makers unless told not to; nothing here reaches out.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if address == "local":
+        options.setdefault("include_dashboard", False)
+    # Ray's client warns on a timeout before it raises; the caller says it in one line.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False, **options)
 
 
 def play(
