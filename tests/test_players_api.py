@@ -58,6 +58,8 @@ def test_a_name_is_set_read_and_cleared(app) -> None:
         ("", "name_empty"),
         ("x" * 25, "name_too_long"),
         ("two  spaces", "name_spaces"),
+        ("Ada\u3000B", "name_character"),
+        ("...", "name_no_letter"),
     ],
 )
 def test_a_refused_name_says_why_and_creates_no_player(app, store: Store, name: str, code: str) -> None:

@@ -34,7 +34,8 @@ async def me(me: CallerDep) -> Response:
         422: {
             "model": ErrorAnswer,
             "description": "`name_empty`, `name_too_long`, `name_spaces`, `name_character` (the "
-            "character named in `detail`), `name_taken` (another player has it, in any case).",
+            "character named in `detail`), `name_no_letter` (only punctuation and spaces), `name_taken` "
+            "(another player has it, in any case).",
         }
     },
     summary="Choose a display name, or hide from the leaderboards",
