@@ -8,7 +8,14 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Direction
-from twenty48.store import GameNotFoundError, Store, open_store, transfer
+from twenty48.store import (
+    GameFinishedError,
+    GameNotFoundError,
+    StaleRevisionError,
+    Store,
+    open_store,
+    transfer,
+)
 
 DAY = "2026-12-01"
 NEXT_DAY = "2026-12-02"
@@ -124,6 +131,50 @@ def test_the_all_time_board_holds_each_players_best_game(location: Path | str) -
         again = {e.player_id: e for e in store.leaderboard("all-time").entries}
         assert (again[ada].game_id, again[ada].score) == other
         assert store.public_owner(other[0], DAY) == ada
+
+
+def to_the_last_move(store: Store, player_id: int, game_id: int) -> tuple[int, Direction]:
+    """Play the game until its next move ends it; returns the revision there and that move (found
+    on a copy of the stored game, which knows its withheld key)."""
+    record = store.get_game(player_id, game_id)
+    while True:
+        legal = record.board.legal_moves()
+        direction = next(d for d in PREFERENCE if d in legal)
+        trial = store.load_game(player_id, game_id)
+        trial.play(direction)
+        if trial.over:
+            return record.revision, direction
+        record = store.move(player_id, game_id, direction, revision=record.revision).game
+
+
+@pytest.mark.parametrize("hint_first", [True, False])
+def test_a_hint_and_the_last_move_come_in_one_order(location: Path | str, hint_first: bool) -> None:
+    """Both orders of a hint racing the move that ends a ranked game, one after the other: the
+    board and the game's assisted count always agree."""
+    with open_store(location) as store:
+        ada = named(store, "Ada")
+        game_id = store.new_game(ada, ranked=True).id
+        revision, last = to_the_last_move(store, ada, game_id)
+        if hint_first:
+            assert store.note_hint(ada, game_id).revision == revision
+        ended = store.move(ada, game_id, last, revision=revision).game
+        assert ended.over
+        if not hint_first:
+            # The hint was asked on the position before the last move, or on the game as it is now.
+            with pytest.raises(StaleRevisionError):
+                store.note_hint(ada, game_id, revision)
+            with pytest.raises(GameFinishedError):
+                store.note_hint(ada, game_id)
+        (summary,) = store.games(ada)
+        assert (summary.hints, summary.ranked) == (int(hint_first), not hint_first)
+        entries = store.leaderboard("all-time").entries
+        if hint_first:
+            assert entries == ()
+            with pytest.raises(GameNotFoundError):
+                store.public_owner(game_id, DAY)
+        else:
+            assert [e.game_id for e in entries] == [game_id]
+            assert store.public_replay(game_id, DAY).game_id == game_id
 
 
 def test_hidden_players_leave_the_boards_and_their_replays_close(location: Path | str) -> None:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, Daily, GameFinishedError, MoveOutcome, StaleRevisionError
+from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError
 from twenty48.store.errors import refusal
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
@@ -247,9 +247,6 @@ async def hint(
     asked = game_id
     # A hint on a pending game is counted (it unranks the game), so the game is stored first.
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.get_game, me.player, game_id)
-    if record.over:
-        raise GameFinishedError("the game is over: there is no move to rank", record)
     # The player's one hint in flight is a lease in the database, so that it holds across server
     # processes; it outlasts the longest this process may take (its queue, then the budget), and
     # expires by itself if the process dies holding it.
@@ -257,7 +254,9 @@ async def hint(
     if lease is None:
         raise HintInProgressError("a hint for this player is already being computed", 1)
     try:
-        await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
+        # The position ranked is the one the hint is counted on, in the transaction that checks
+        # that the game is still being played: a move that ends it meanwhile comes before or after.
+        record = await me.run(me.web.store.note_hint, me.player, game_id)
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,
