@@ -293,7 +293,7 @@ def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
 
         def hint(token: str, game_id: int) -> None:
             url = f"{server.base}/api/games/{game_id}/hint?time_ms=5000"
-            answers.append(httpx.get(url, cookies={"twenty48_player": token}, timeout=30).status_code)
+            answers.append(httpx.post(url, cookies={"twenty48_player": token}, timeout=30).status_code)
 
         threads = [threading.Thread(target=hint, args=p) for p in players]
         for thread in threads:

@@ -193,7 +193,7 @@ def test_moves_on_finished_games_are_refused(client: TestClient, store: Store) -
     assert state["id"] == over.id and state["over"] and state["finished"]
     body = assert_error(move(client, state, "left"), 409, "game_finished")
     assert body["state"] == state
-    assert_error(client.get(f"/api/games/{over.id}/hint"), 409, "game_finished")
+    assert_error(client.post(f"/api/games/{over.id}/hint"), 409, "game_finished")
     fresh = client.post("/api/games").json()
     assert fresh["id"] != over.id
     old = client.get(f"/api/games/{over.id}").json()
@@ -253,7 +253,7 @@ def test_best_score_and_game_list(client: TestClient, store: Store) -> None:
 
 def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
     state = client.get("/api/game").json()
-    response = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    response = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
     assert response.status_code == 200
     hint = response.json()
     values = [m["value"] for m in hint["moves"]]
@@ -385,7 +385,7 @@ def test_best_scores_are_per_variant(client: TestClient, store: Store) -> None:
 
 def test_hint_on_a_merge_game_ranks_whole_board_moves(client: TestClient, store: Store) -> None:
     state = merge_game(client, store)
-    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
+    hint = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
     assert {m["direction"] for m in hint["moves"]} == {d.value for d in OPEN.legal_moves()}
 
 
@@ -419,7 +419,7 @@ def test_another_players_game_is_not_found(app) -> None:
             mallory.post(f"{game}/move", json={"direction": "left", "revision": 0}),
             mallory.post(f"{game}/undo", json={"revision": 0}),
             mallory.post(f"{game}/keep-going", json={"revision": 0}),
-            mallory.get(f"{game}/hint"),
+            mallory.post(f"{game}/hint"),
             mallory.get(f"{game}/replay"),
         ):
             assert_error(response, 404, "not_found")
@@ -518,7 +518,7 @@ def test_bad_new_game_bodies(client: TestClient, body) -> None:
 @pytest.mark.parametrize("time_ms", [0, 9, 5001, "fast"])
 def test_bad_hint_budgets(client: TestClient, time_ms) -> None:
     state = client.get("/api/game").json()
-    assert_error(client.get(f"/api/games/{state['id']}/hint", params={"time_ms": time_ms}), 422)
+    assert_error(client.post(f"/api/games/{state['id']}/hint", params={"time_ms": time_ms}), 422)
 
 
 def test_unknown_routes_and_methods(client: TestClient) -> None:

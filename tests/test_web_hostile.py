@@ -102,7 +102,7 @@ def test_request_heads_are_capped(tmp_path: Path) -> None:
 
 
 def _hint(url: str, game: int, token: str, ms: int) -> httpx.Response:
-    return httpx.get(
+    return httpx.post(
         f"{url}/api/games/{game}/hint?time_ms={ms}", cookies={"twenty48_player": token}, timeout=30
     )
 
@@ -141,7 +141,7 @@ def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path) -> None:
         # Two clients queue a long hint and hang up.
         host, port = url.removeprefix("http://").rsplit(":", 1)
         for token, game in players[1:3]:
-            request = f"GET /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            request = f"POST /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
             request += f"Cookie: twenty48_player={token}\r\n\r\n"
             with socket.create_connection((host, int(port)), timeout=5) as sock:
                 sock.sendall(request.encode())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx import Response
 
 from twenty48.rules import Board, Direction
 from twenty48.store import ID_LIMIT, Store
@@ -52,7 +53,7 @@ def play_one(client: TestClient, state: dict) -> dict:
 
 
 def test_reading_and_refused_requests_create_no_player(client: TestClient, db: Path) -> None:
-    for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/hint", "/api/games/1/replay"):
+    for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/replay"):
         client.cookies.clear()
         assert client.get(path).status_code in (200, 404), path
     assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
@@ -60,6 +61,7 @@ def test_reading_and_refused_requests_create_no_player(client: TestClient, db: P
     client.cookies.clear()
     assert client.post("/api/games", json={"variant": "hexagonal"}).status_code == 422
     assert client.post("/api/games/1/move", json={"direction": "up", "revision": 0}).status_code == 404
+    assert client.post("/api/games/1/hint").status_code == 404
     assert rows(db, "players") == 0 and rows(db, "games") == 0
 
 
@@ -172,10 +174,10 @@ def test_the_limits_hold_for_another_server_on_the_same_database(client: TestCli
         assert client.post("/api/games").status_code == 429
         lease = other.claim_hint(player, seconds=60)
         assert lease is not None
-        busy = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+        busy = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
         assert (busy.status_code, busy.json()["error"]) == (429, "hint_in_progress")
         other.release_hint(player, lease)
-    hinted = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    hinted = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
     assert hinted.status_code == 200
     # The route released its own lease: another process may now claim one.
     with Store.open(db) as other:
@@ -238,13 +240,14 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     response = client.get(f"/api/games/{spelling}")
     assert response.status_code == 422, spelling
     assert client.get("/api/games", params={"limit": "+2"}).status_code == 422
-    assert client.get("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
+    assert client.post("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
     parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
     # 0 is a new visitor's game (twenty48.web.pending).
     assert parameters[0]["schema"]["minimum"] == 0 and parameters[0]["schema"]["type"] == "integer"
 
 
-#: Every integer parameter of a GET route (the others share GameId with them), as (route, name).
+#: Every integer parameter of a GET route and of the hint (the others share GameId with them), as
+#: (route, name).
 INTEGER_PARAMETERS = [
     ("/api/games", "limit"),
     ("/api/games", "before"),
@@ -264,6 +267,12 @@ INTEGER_PARAMETERS = [
     ("/api/public/games/{game_id}/positions", "from"),
     ("/api/public/games/{game_id}/positions", "count"),
 ]
+#: The one route above that is not a GET: a hint counts itself (a POST without a body).
+POSTED = "/api/games/{game_id}/hint"
+
+
+def ask(client: TestClient, route: str, url: str) -> Response:
+    return client.request("POST" if route == POSTED else "GET", url)
 
 
 def integer_url(route: str, name: str, number: str) -> tuple[str, str]:
@@ -279,7 +288,7 @@ def test_every_integer_parameter_is_plain_digits(
     client: TestClient, route: str, name: str, spelling: str
 ) -> None:
     url, where = integer_url(route, name, spelling)
-    answer = client.get(url)
+    answer = ask(client, route, url)
     assert answer.status_code == 422
     assert answer.json() == {
         "error": "invalid_request",
@@ -297,7 +306,7 @@ def test_every_integer_parameter_states_a_bound_within_the_store_ids(client: Tes
                 types = parameter["schema"].get("anyOf", [parameter["schema"]])
                 for integer in (t for t in types if t.get("type") == "integer"):
                     bounds[path, parameter["name"]] = integer.get("maximum")
-                    if method == "get":
+                    if method == "get" or path == POSTED:
                         read.add((path, parameter["name"]))
     assert all(bound is not None and bound <= ID_LIMIT for bound in bounds.values()), bounds
     assert bounds["/api/games/{game_id}/positions", "from"] == ID_LIMIT
@@ -310,8 +319,8 @@ def test_a_number_of_20_digits_or_more_is_refused_by_its_bound(
     client: TestClient, route: str, name: str, number: str
 ) -> None:
     # As ID_LIMIT + 1 is, the smallest number past every bound: "less than or equal to <bound>".
-    past = client.get(integer_url(route, name, str(ID_LIMIT + 1))[0])
-    answer = client.get(integer_url(route, name, number)[0])
+    past = ask(client, route, integer_url(route, name, str(ID_LIMIT + 1))[0])
+    answer = ask(client, route, integer_url(route, name, number)[0])
     assert answer.status_code == past.status_code == 422
     assert answer.json() == past.json()
     assert "less than or equal to" in answer.json()["detail"]

@@ -116,7 +116,7 @@ def test_an_assisted_action_unranks_the_game(client: TestClient, assist: str) ->
     if assist == "undo":
         state = client.post(f"{game}/undo", json={"revision": state["revision"]}).json()
     elif assist == "hint":
-        assert client.get(f"{game}/hint", params={"time_ms": 20}).status_code == 200
+        assert client.post(f"{game}/hint", params={"time_ms": 20}).status_code == 200
         state = client.get(game).json()
     else:
         state = move(client, state, auto=True)["state"]
@@ -135,7 +135,7 @@ def test_a_visitor_who_chooses_a_name_first_plays_on_the_game_shown(client: Test
 
 def test_a_hint_on_a_new_visitors_game_stores_it_unranked(client: TestClient) -> None:
     shown = client.get("/api/game").json()
-    hint = client.get("/api/games/0/hint", params={"time_ms": 20}).json()
+    hint = client.post("/api/games/0/hint", params={"time_ms": 20}).json()
     assert (hint["game_id"], hint["revision"]) == (0, 0)
     stored = client.get("/api/game").json()
     assert stored["id"] > 0 and stored["board"] == shown["board"] and not stored["ranked"]
@@ -240,3 +240,28 @@ def test_the_daily_challenge_follows_the_server_clock_and_time_time(
 
 def test_only_a_keyless_request_creates_a_ranked_game(client: TestClient) -> None:
     assert client.post("/api/games", json={"variant": "merge"}).json()["ranked"]
+
+
+def test_no_get_stores_a_player_or_a_game(client: TestClient, raw_sql) -> None:
+    """Every GET of the API with game 0, from visitors with nothing stored, then from a player who
+    chose a name before playing (stored, without a game): nothing is stored until a move is."""
+    schema = client.get("/openapi.json").json()
+    gets = [path.replace("{game_id}", "0") for path, methods in schema["paths"].items() if "get" in methods]
+
+    def stored() -> tuple[object, ...]:
+        return raw_sql("SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM games)")[0]
+
+    for path in gets:
+        client.cookies.clear()
+        assert client.get(path).status_code in (200, 404, 422), path  # 422: public ids start at 1
+    assert stored() == (0, 0)
+    client.cookies.clear()
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
+    for path in gets:
+        assert client.get(path).status_code in (200, 404, 422), path
+    assert stored() == (1, 0)
+    shown = client.get("/api/game").json()
+    assert (shown["id"], shown["ranked"]) == (0, True) and client.get("/api/games/0").json() == shown
+    played = move(client, shown)["state"]
+    assert played["id"] > 0 and played["moves"] == 1 and stored() == (1, 1)
+    assert client.get("/api/games/0").json() == played == client.get("/api/game").json()

@@ -5,7 +5,9 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
     store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
-    store.adopt_pending(player_id, game)  # a new visitor's first game, at its first move
+    store.adopt_pending(player_id, game)            # a new visitor's first game, at its first move
+    store.find_pending(player_id, game)             # the id it was stored under; writes nothing
+    store.current_web_game(player_id)               # the current game; None: show the pending one
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
 **Ranked** (the ``ranked`` column): a browser game the server started without a chosen seed counts
@@ -62,6 +64,8 @@ class RankingStore:
         def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord: ...
 
         def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord: ...
+
+        def current_game(self, player_id: int, *, ranked: bool = False) -> GameRecord: ...
 
         def _insert(
             self,
@@ -151,12 +155,33 @@ class RankingStore:
         choosing a name first) gets it stored now as their current, ranked game. Never later: the
         key of a first game that was played and shown must not start a second one."""
         with self._write() as db:
-            current = current_game_of(db, player_id)
-            if current is None and not db.has_games(player_id):
-                return self._record(db, player_id, self._insert(db, player_id, game, ranked=True))
-            if current is None:
-                raise GameNotFoundError("the game shown is no longer the current one")
-            row, found = self._load(db, player_id, current)
-            if found.seed != game.seed:
-                raise GameNotFoundError("the game shown was replaced by another one meanwhile")
-            return self._as_record(db, row, found)
+            found = self._pending_id(db, player_id, game)
+            if found is None:
+                found = self._insert(db, player_id, game, ranked=True)
+            return self._record(db, player_id, found)
+
+    def find_pending(self, player_id: int, game: Game) -> int | None:
+        """The id of the stored game that the pending ``game`` became (as ``adopt_pending``), or
+        None while it is not stored: the player never had a game. Writes nothing."""
+        with self._read() as db:
+            return self._pending_id(db, player_id, game)
+
+    def current_web_game(self, player_id: int) -> GameRecord | None:
+        """The browser player's current game; None for a player who never had one (named before
+        playing, say): they are shown their pending game, stored by its first move, so reading
+        stores nothing. A player whose current game was deleted gets a new ranked one."""
+        with self._read() as db:
+            if current_game_of(db, player_id) is None and not db.has_games(player_id):
+                return None
+        return self.current_game(player_id, ranked=True)
+
+    def _pending_id(self, db: Connection, player_id: int, game: Game) -> int | None:
+        current = current_game_of(db, player_id)
+        if current is None and not db.has_games(player_id):
+            return None
+        if current is None:
+            raise GameNotFoundError("the game shown is no longer the current one")
+        _, found = self._load(db, player_id, current)
+        if found.seed != game.seed:
+            raise GameNotFoundError("the game shown was replaced by another one meanwhile")
+        return current

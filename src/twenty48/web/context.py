@@ -89,11 +89,12 @@ class Caller:
 
     async def stored(self, game_id: int) -> int:
         """The stored game a reading route's ``game_id`` names: ``PENDING_GAME``, the id a tab was
-        shown before the first move, is the game that move stored (a visitor with nothing stored has
-        no game 0 to read)."""
+        shown before the first move, is the game that move stored; while nothing is stored it stays
+        ``PENDING_GAME``, which no stored game has (there is no game 0 to read). Stores nothing."""
         if game_id != PENDING_GAME or self.player == NO_PLAYER:
             return game_id
-        return (await self.game_id(game_id))[1]
+        found = await self.run(self.web.store.find_pending, self.player, self.pending())
+        return PENDING_GAME if found is None else found
 
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it

@@ -71,14 +71,15 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
     "/game",
     response_model=GameState,
     summary="The player's current game",
-    description="A visitor without a stored player gets a ranked game with id 0 that is not stored: "
-    "the same one on every request with the same cookie. Its first move that changes the board "
-    "stores the player and the game; nothing else does.",
+    description="A visitor without a stored player, or a player who never had a game, gets a ranked "
+    "game with id 0 that is not stored: the same one on every request with the same cookie. Its "
+    "first move that changes the board stores the game (and the player); no GET stores anything.",
 )
 async def current_game(me: CallerDep) -> Response:
-    if me.player == NO_PLAYER:
-        return json_answer(GameState.of(pending_record(me.pending())))
-    return json_answer(GameState.of(await me.run(me.web.store.current_game, me.player, ranked=True)))
+    record = None
+    if me.player != NO_PLAYER:
+        record = await me.run(me.web.store.current_web_game, me.player)
+    return json_answer(GameState.of(record if record is not None else pending_record(me.pending())))
 
 
 @router.post(
@@ -166,9 +167,9 @@ async def list_games(
 
 @router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
 async def get_game(me: CallerDep, game_id: GameId) -> Response:
-    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+    game_id = await me.stored(game_id)
+    if game_id == PENDING_GAME:
         return json_answer(GameState.of(pending_record(me.pending())))
-    me, game_id = await me.game_id(game_id)
     return json_answer(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
@@ -226,7 +227,7 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     return json_answer(GameState.of(record))
 
 
-@router.get(
+@router.post(
     "/games/{game_id}/hint",
     response_model=HintAnswer,
     responses=_CONFLICT,
@@ -236,7 +237,9 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     "values are estimates under those assumptions, and single-tile moves are not considered. "
     "Hints are computed one at a time: a player has at most one at once (429 `hint_in_progress`), "
     "and at most `2048 serve --hint-queue` are computed or waiting over all players (503 "
-    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped.",
+    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped. A POST: "
+    "the hint is counted (a ranked game is unranked for good), in the same transaction that checks "
+    "the game is still being played at its current revision (409 otherwise, counting nothing).",
 )
 async def hint(
     request: Request,
