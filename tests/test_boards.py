@@ -9,6 +9,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Direction
 from twenty48.store import (
+    ActionRejectedError,
     GameFinishedError,
     GameNotFoundError,
     StaleRevisionError,
@@ -259,3 +260,114 @@ def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path)
         store.set_name(1, "Ada")
         (entry,) = store.leaderboard("all-time", player_id=1).entries
         assert (entry.game_id, entry.score, entry.rank) == (best, games[best - 1].score, 1)
+
+
+def test_a_daily_game_played_on_after_its_day_keeps_that_days_entry(location: Path | str) -> None:
+    with open_store(location) as store:
+        ada, bob = named(store, "Ada"), named(store, "Bob")
+        game = store.daily_game(ada, DAY)
+        finish(store, ada, game.id, stop_at=16)
+        # Played on within its day (the server passes the date), it stays ranked and moves.
+        record = store.get_game(ada, game.id)
+        legal = record.board.legal_moves()
+        record = store.move(ada, game.id, legal[0], revision=record.revision, today=DAY).game
+        assert record.ranked
+        (entry,) = store.leaderboard("daily", date=DAY).entries
+        assert (entry.score, entry.moves, entry.finished_at) == (record.score, record.moves, None)
+        # The next day: what changes nothing, or is refused, closes nothing.
+        board = store.load_game(ada, game.id).board
+        for still in (d for d in Direction if not board.can_move(d)):
+            store.move(ada, game.id, still, revision=record.revision, today=NEXT_DAY)
+        with pytest.raises(StaleRevisionError):
+            store.move(ada, game.id, legal[0], revision=record.revision - 1, today=NEXT_DAY)
+        with pytest.raises(ActionRejectedError):
+            store.keep_going(ada, game.id, revision=record.revision, today=NEXT_DAY)  # not won
+        assert store.get_game(ada, game.id).ranked
+        # Played on: unranked from then on; the day's board keeps the game as the day left it.
+        later = store.move(
+            ada, game.id, record.board.legal_moves()[0], revision=record.revision, today=NEXT_DAY
+        ).game
+        assert not later.ranked and later.seed is not None and later.moves == record.moves + 1
+        while not later.over:
+            direction = next(d for d in PREFERENCE if d in later.board.legal_moves())
+            later = store.move(ada, game.id, direction, revision=later.revision, today=NEXT_DAY).game
+        (kept,) = store.leaderboard("daily", date=DAY, player_id=ada).entries
+        assert (kept.game_id, kept.score, kept.max_tile, kept.moves, kept.finished_at) == (
+            game.id,
+            record.score,
+            record.board.max_tile,
+            record.moves,
+            None,
+        )
+        assert store.daily(ada, DAY).rank == 1
+        assert store.leaderboard("all-time").entries == ()
+        with pytest.raises(GameNotFoundError):
+            store.public_owner(game.id, NEXT_DAY)
+        # A hint on a daily game the next day closes its day the same way.
+        other = store.daily_game(bob, DAY)
+        finish(store, bob, other.id, stop_at=8)
+        shown = store.get_game(bob, other.id)
+        assert not store.note_hint(bob, other.id, today=NEXT_DAY).ranked
+        entries = {e.player_id: e for e in store.leaderboard("daily", date=DAY).entries}
+        assert (entries[bob].score, entries[bob].moves) == (shown.score, shown.moves)
+
+
+def test_a_names_daily_entry_is_the_one_game_started_under_it(location: Path | str) -> None:
+    with open_store(location) as store:
+        ada = named(store, "Ada")
+        first = store.daily_game(ada, DAY)
+        finish(store, ada, first.id, stop_at=16)
+        store.set_name(ada, None)
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        # Throwaway players play the day anonymously; the best takes the freed name.
+        tries = [store.web_player(f"throwaway {i}").id for i in range(3)]
+        scores = {p: finish(store, p, store.daily_game(p, DAY).id) for p in tries}
+        best = max(scores, key=scores.__getitem__)
+        store.set_name(best, "Ada")
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        assert store.daily(best, DAY).rank is None
+        # Taking the name before playing does not give it a second game that day either.
+        store.set_name(best, None)
+        other = named(store, "ada")
+        finish(store, other, store.daily_game(other, DAY).id)
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        # Back with the name it was started under, the first game is the name's entry again.
+        store.set_name(other, "Other")
+        store.set_name(ada, "Ada")
+        assert [e.game_id for e in store.leaderboard("daily", date=DAY).entries] == [first.id]
+        # Another day is another game under the name.
+        store.set_name(ada, None)
+        store.set_name(other, "Ada")
+        fresh = store.daily_game(other, NEXT_DAY)
+        assert [e.game_id for e in store.leaderboard("daily", date=NEXT_DAY).entries] == [fresh.id]
+
+
+def test_migration_9_keeps_the_daily_games_already_played_on_their_boards(tmp_path: Path) -> None:
+    import sqlite3
+
+    from twenty48.store import codec, schema
+
+    path = tmp_path / "eight.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in schema.MIGRATIONS[:8]:
+        migration(db)
+    db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 8")
+    for player, name in ((1, "Ada"), (2, None)):
+        db.execute(
+            "INSERT INTO players (key, created_at, name, name_key) VALUES (?, 'then', ?, lower(?))",
+            (f"web:{player}", name, name),
+        )
+        game = Game.new(player)
+        db.execute(
+            "INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state, "
+            "created_at, updated_at, ranked, daily) "
+            "VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, 'then', 'then', TRUE, ?)",
+            (player, *codec.columns(game)[:6], codec.encode(game), DAY),
+        )
+    db.close()
+    with Store.open(path) as store:
+        assert [e.player_id for e in store.leaderboard("daily", date=DAY).entries] == [1]
+        # The player without a name takes one: the day's game was not played under it.
+        store.set_name(2, "Bob")
+        assert [e.player_id for e in store.leaderboard("daily", date=DAY).entries] == [1]

@@ -148,6 +148,8 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     before = client.get("/api/daily").json()
     assert (before["date"], before["game_id"], before["rank"]) == (today, None, None)
     assert 0 < before["seconds_left"] <= 86_400
+    # The day's entry of a name is the game started under it: the name comes first.
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
     daily = client.post("/api/games", json={"daily": True})
     assert daily.status_code == 201
     daily = daily.json()
@@ -160,6 +162,8 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     daily = move(client, daily)["state"]
     assert client.get("/api/daily").json()["game_id"] == daily["id"]
     # The rank is the place on the day's board, where only named players stand.
+    assert client.get("/api/daily").json()["rank"] == 1
+    assert client.put("/api/me", json={"name": None}).status_code == 200
     assert client.get("/api/daily").json()["rank"] is None
     assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
     assert client.get("/api/daily").json()["rank"] == 1

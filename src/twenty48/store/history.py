@@ -51,6 +51,8 @@ class HistoryStore:
             self, db: Connection, player_id: int, game_id: int, revision: int | None
         ) -> tuple[GameRow, Game]: ...
 
+        def _close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow: ...
+
     def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
         """The positions after moves ``first`` .. ``first + count - 1`` (move 0 is the start);
         fewer at the end of the game, none from past it. Costs at most ``CHECKPOINT_EVERY - 1``
@@ -78,7 +80,9 @@ class HistoryStore:
                 db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted)
             )
 
-    def note_hint(self, player_id: int, game_id: int, revision: int | None = None) -> GameRecord:
+    def note_hint(
+        self, player_id: int, game_id: int, revision: int | None = None, *, today: str | None = None
+    ) -> GameRecord:
         """Count a hint asked on the game at ``revision`` (None: as it stands) and return the game
         as the hint sees it; asking again at that revision counts nothing. The game's revision does
         not change (a hint is not an action), but a hint is refused as an action is, counting
@@ -86,10 +90,11 @@ class HistoryStore:
         is not the current one (``StaleRevisionError``). The check and the count are one
         transaction, so a hint and the move that ends a ranked game come in one order: a hint
         first unranks the game before it can reach a board; a hint after it is refused, and the
-        game stays on the board as it ended, unassisted."""
+        game stays on the board as it ended, unassisted. ``today``: as for ``Store.move``."""
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
             if db.hint_revision(game_id) != row.revision:
+                self._close_day(db, row, today)
                 db.add_assists(game_id, hints=1)
                 db.set_hint_revision(game_id, row.revision)
                 row = row._replace(ranked=False)

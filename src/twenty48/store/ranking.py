@@ -115,11 +115,15 @@ class RankingStore:
                     row = row._replace(current_game_id=found)
                 return self._as_record(db, row, game)
             game = Game.new(key, CLASSIC)
+            game_id = None
             if current is not None:
                 old_row, _ = self._unplayed(db, player_id, current)
                 if old_row is not None and old_row.daily is None:
-                    return self._as_record(db, self._restart(db, old_row, game, True, date), game)
-            return self._record(db, player_id, self._insert(db, player_id, game, ranked=True, daily=date))
+                    game_id = self._restart(db, old_row, game, True, date).id
+            if game_id is None:
+                game_id = self._insert(db, player_id, game, ranked=True, daily=date)
+            db.claim_daily_name(game_id, player_id, date)
+            return self._record(db, player_id, game_id)
 
     def _unplayed(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow | None, Game | None]:
         """The game and its row if it has no move yet (``codec.unplayed``); (None, None) if it has,

@@ -11,6 +11,7 @@ from fastapi import Depends, Request
 
 from twenty48.game import Game
 from twenty48.store import Store
+from twenty48.web.days import utc_date
 from twenty48.web.guard import player_token
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
@@ -72,6 +73,10 @@ class Caller:
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.web.worker.run(fn, *args, **kwargs)
+
+    def today(self) -> str:
+        """The UTC date now: the daily challenge open, and the day a daily game is played on."""
+        return utc_date(self.web.clock())
 
     def pending(self) -> Game:
         """The game this caller is shown before a player is stored (``twenty48.web.pending``)."""

@@ -106,7 +106,7 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
     if body.daily:
-        record = await me.run(me.web.store.daily_game, me.player, utc_date(me.web.clock()))
+        record = await me.run(me.web.store.daily_game, me.player, me.today())
     else:
         record = await me.run(
             me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
@@ -197,7 +197,14 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
             return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
     me, game_id = await me.game_id(game_id)
     outcome = await me.run(
-        store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision, auto=body.auto
+        store.move,
+        me.player,
+        game_id,
+        body.direction,
+        cell=body.cell,
+        revision=body.revision,
+        auto=body.auto,
+        today=me.today(),
     )
     return json_answer(MoveAnswer.of(outcome))
 
@@ -209,7 +216,7 @@ async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
         _pending_action(me.pending(), body.revision, Game.undo)
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
+    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision, today=me.today())
     return json_answer(GameState.of(record))
 
 
@@ -223,7 +230,9 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
         _pending_action(me.pending(), body.revision, Game.keep_going)
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
+    record = await me.run(
+        me.web.store.keep_going, me.player, game_id, revision=body.revision, today=me.today()
+    )
     return json_answer(GameState.of(record))
 
 
@@ -259,7 +268,7 @@ async def hint(
     try:
         # The position ranked is the one the hint is counted on, in the transaction that checks
         # that the game is still being played: a move that ends it meanwhile comes before or after.
-        record = await me.run(me.web.store.note_hint, me.player, game_id)
+        record = await me.run(me.web.store.note_hint, me.player, game_id, today=me.today())
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,
