@@ -269,3 +269,7 @@ def test_no_get_stores_a_player_or_a_game(client: TestClient, raw_sql) -> None:
     played = move(client, shown)["state"]
     assert played["id"] > 0 and played["moves"] == 1 and stored() == (1, 1)
     assert client.get("/api/games/0").json() == played == client.get("/api/game").json()
+    # Deleting the current game starts the next one: the GET that shows it stores nothing.
+    assert client.delete(f"/api/games/{played['id']}").status_code == 204
+    after = stored()
+    assert client.get("/api/game").json()["id"] > played["id"] and stored() == after

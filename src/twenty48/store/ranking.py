@@ -173,7 +173,8 @@ class RankingStore:
     def current_web_game(self, player_id: int) -> GameRecord | None:
         """The browser player's current game; None for a player who never had one (named before
         playing, say): they are shown their pending game, stored by its first move, so reading
-        stores nothing. A player whose current game was deleted gets a new ranked one."""
+        stores nothing. (Deleting the current game starts the next one; a player whose current
+        game a repair set aside gets a new ranked one here.)"""
         with self._read() as db:
             if current_game_of(db, player_id) is None and not db.has_games(player_id):
                 return None

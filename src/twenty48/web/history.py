@@ -58,12 +58,14 @@ async def positions(
     "/games/{game_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Delete one of the player's games",
-    description="The game leaves the player's games for good; deleting the current game means the "
-    "next `GET /api/game` starts a new one. Its id is never reused.",
+    description="The game leaves the player's games for good; deleting the current game starts a "
+    "new (ranked) one in its place, which `GET /api/game` then shows. Its id is never reused.",
 )
 async def delete_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     await me.run(me.web.store.delete_game, me.player, game_id)
+    # The next current game is started here, not by the GET that would show it: reading stores nothing.
+    await me.run(me.web.store.current_game, me.player, ranked=True)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
