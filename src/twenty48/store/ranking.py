@@ -22,6 +22,11 @@ are never ranked.
 the date and the player under the server's ``daily`` secret: nobody without the database can
 compute any day's tiles, and each player's differ, so scouting the day with throwaway players shows
 nothing of another's game. A date is played once: asking again resumes it, or shows it once over.
+It counts on its day's board under the name the player had when it was started
+(``Connection.claim_daily_name``: none if the player had none, or that name had its game of the
+day already). An action on it after its day (the server passes ``today`` to every action) first
+keeps its entry as the day left it and unranks it (``GameRows._close_day``): it may be finished,
+but it moves no board any more.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ The all-time board reads ``board_bests``, each player's best finished ranked gam
 kept up to date when a ranked game ends or is deleted, and whether the player is shown, kept up to
 date when their name or hiding changes: ranking "best game per player" straight from ``games``
 would group every ranked game on each request, and a player's place is then a count over one
-index range. A daily board reads the day's daily games
-through the partial index ``games_daily`` (one game per player and day, so nothing to group). Both
+index range. A daily board reads the day's daily games through the index ``games_by_daily`` (one
+game per player and day, so nothing to group), each under the name it was started under, and the
+entries ``closed_dailies`` keeps of those played on after their day. Both
 order by score (highest first), then by who finished first (a daily game still being played comes
 after every finished one of its score), then by game id.
 """
