@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from twenty48.store import (
     GameNotFoundError,
     StaleRevisionError,
     Store,
+    codec,
     open_store,
+    schema,
     transfer,
 )
 
@@ -229,17 +232,19 @@ def test_what_cannot_be_asked_of_a_board(tmp_path: Path, arguments: dict) -> Non
         store.leaderboard(**arguments)
 
 
-def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path) -> None:
-    import sqlite3
-
-    from twenty48.store import codec, schema
-
-    path = tmp_path / "six.sqlite3"
+def older_database(path: Path, version: int) -> sqlite3.Connection:
+    """An SQLite database as schema ``version`` made it, open for a test to fill."""
     db = sqlite3.connect(path, isolation_level=None)
-    for migration in schema.MIGRATIONS[:6]:
+    for migration in schema.MIGRATIONS[:version]:
         migration(db)
     db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 6")
+    db.execute(f"PRAGMA user_version = {version}")
+    return db
+
+
+def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path) -> None:
+    path = tmp_path / "six.sqlite3"
+    db = older_database(path, 6)
     db.execute("INSERT INTO players (key, created_at) VALUES ('web:x', 'then')")
     games = []
     for seed in (1, 2):
@@ -343,16 +348,8 @@ def test_a_names_daily_entry_is_the_one_game_started_under_it(location: Path | s
 
 
 def test_migration_9_keeps_the_daily_games_already_played_on_their_boards(tmp_path: Path) -> None:
-    import sqlite3
-
-    from twenty48.store import codec, schema
-
     path = tmp_path / "eight.sqlite3"
-    db = sqlite3.connect(path, isolation_level=None)
-    for migration in schema.MIGRATIONS[:8]:
-        migration(db)
-    db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 8")
+    db = older_database(path, 8)
     for player, name in ((1, "Ada"), (2, None)):
         db.execute(
             "INSERT INTO players (key, created_at, name, name_key) VALUES (?, 'then', ?, lower(?))",
