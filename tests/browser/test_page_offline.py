@@ -104,6 +104,14 @@ def test_the_service_worker_controls_the_page_after_one_load(pages: Pages) -> No
     kept = page.evaluate(KEPT)
     assert "/" in kept and "/static/app.js" in kept and "/static/i18n-ja.js" in kept
     assert not [path for path in kept if not path.startswith("/static/") and path != "/"]
+    # Chromium sends the API's requests past the worker altogether (its static routes).
+    page.reload()
+    ready(page)
+    routed = page.evaluate(
+        "performance.getEntriesByType('resource')"
+        ".filter((e) => new URL(e.name).pathname.startsWith('/api/')).map((e) => e.workerMatchedSourceType)"
+    )
+    assert routed and set(routed) == {"network"}
     # A view loaded on demand is kept once used.
     page.click("#history")
     page.wait_for_selector("#views:not([hidden])")

@@ -13,6 +13,9 @@ const CACHE = `twenty48-${RELEASE}`;
 const OWN = "twenty48-";
 
 self.addEventListener("install", (event) => {
+  // Where the browser can route requests itself (Chromium), the API's skip the worker altogether: no
+  // worker start-up before a move. The fetch handler below leaves them alone in the other browsers.
+  if (event.addRoutes) event.waitUntil(event.addRoutes({ condition: { urlPattern: "/api/*" }, source: "network" }));
   event.waitUntil(precache().then(() => self.skipWaiting()));
 });
 
