@@ -25,14 +25,8 @@ _HEAD = re.compile(r'const RELEASE = "([0-9a-f]{16})";\nconst SHELL = (\[.*\]);\
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    with Store.open(tmp_path / "web.sqlite3") as s:
-        yield s
-
-
-@pytest.fixture
-def client(store: Store):
-    with TestClient(create_app(store)) as c:
+def client(tmp_path: Path):
+    with Store.open(tmp_path / "web.sqlite3") as store, TestClient(create_app(store)) as c:
         yield c
 
 
@@ -135,12 +129,12 @@ def test_any_change_to_any_file_is_a_new_release(tmp_path: Path) -> None:
     assert len({first, second, third}) == 3
 
 
-def test_a_second_static_directory_is_served_as_its_own_release(store: Store, tmp_path: Path) -> None:
+def test_a_second_static_directory_is_served_as_its_own_release(tmp_path: Path) -> None:
     copy = tmp_path / "static"
     shutil.copytree(STATIC, copy)
     page = (copy / "index.html").read_text()
     (copy / "index.html").write_text(page.replace("<title>2048", "<title>2048 B"))
-    with TestClient(create_app(store, static=copy)) as client:
+    with Store.open(tmp_path / "web.sqlite3") as store, TestClient(create_app(store, static=copy)) as client:
         assert "<title>2048 B</title>" in client.get("/").text
         head = _HEAD.match(client.get("/sw.js").text)
         assert head is not None and head.group(1) == release_id(copy) != release_id(STATIC)
