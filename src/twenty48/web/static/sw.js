@@ -9,8 +9,8 @@
 // fetches its files in the background, then takes over at once: a page already open keeps running
 // as it is (its game goes on), the next load is the new release's, and the old release's cache goes.
 
-const CACHE = `twenty48-${RELEASE}`;
 const OWN = "twenty48-";
+const CACHE = OWN + RELEASE;
 
 self.addEventListener("install", (event) => {
   // Where the browser can route requests itself (Chromium), the API's skip the worker altogether: no
@@ -40,11 +40,12 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== location.origin) return;
   // The page by its address (with ?lang= or a #/view): this release's copy of it.
   if (request.mode === "navigate" && url.pathname === "/") event.respondWith(kept(new Request("/")));
-  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") event.respondWith(kept(request));
-  // Anything else goes to the server as if there were no worker: the API above all.
+  else if (url.pathname.startsWith("/static/")) event.respondWith(kept(request));
+  // Anything else goes to the server as if there were no worker: the API above all, and the
+  // manifest, which the server writes (a browser checks it for changes to an installed app).
 });
 
-// The release's copy; a file it does not hold yet (a view, the manifest) is kept once fetched.
+// The release's copy; a file it does not hold yet (a view) is kept once fetched.
 async function kept(request) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request);
