@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from pagetools import (
+    ARTIFACTS,
     OPEN,
     LiveServer,
     Pages,
@@ -147,6 +148,8 @@ def test_a_reload_without_a_network_shows_the_last_board_not_as_current(
     assert page.text_content("#moves") == str(game.moves)
     notice(page, "Can't reach the server; retrying… (0 waiting)")
     assert page.get_attribute("#frame", "class") == "frame stale"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "offline-last-seen.png")
     assert (
         page.is_visible(".last-seen")
         and page.text_content(".last-seen") == "Last seen here: may not be current"
