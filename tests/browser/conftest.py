@@ -9,15 +9,11 @@ beside the app, not a door in the served app.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
-from pagetools import LiveServer, Pages
+from pagetools import LiveServer, Pages, serving
 from playwright.sync_api import Browser
 
 from twenty48.store import Store
@@ -38,23 +34,8 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store = Store.open(tmp_path_factory.mktemp("browser") / "web.sqlite3")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(store), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.01)
-    yield LiveServer(f"http://127.0.0.1:{port}", store)
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with serving(create_app(store)) as url:
+        yield LiveServer(url, store)
     store.close()
 
 
