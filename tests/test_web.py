@@ -264,6 +264,14 @@ def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
     assert (hint["game_id"], hint["revision"]) == (state["id"], state["revision"])
 
 
+def test_the_hints_former_get_still_answers_and_counts(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    assert hint.status_code == 200 and hint.json()["moves"]
+    played = client.get("/api/games", params={"limit": 1}).json()["games"][0]
+    assert played["hints"] == 1 and not client.get("/api/game").json()["ranked"]
+
+
 # ---- the Merge 2048 variant -------------------------------------------------------------------------
 
 

@@ -250,6 +250,17 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     "the hint is counted (a ranked game is unranked for good), in the same transaction that checks "
     "the game is still being played at its current revision (409 otherwise, counting nothing).",
 )
+# The hint was a GET until it was seen to be a write (it counts itself and unranks a game); clients
+# written against that API keep working, and the page uses the POST.
+@router.get(
+    "/games/{game_id}/hint",
+    response_model=HintAnswer,
+    responses=_CONFLICT,
+    summary="The solver's ranking of the legal moves (the POST's former form)",
+    description="As `POST /api/games/{game_id}/hint`, which it equals in every respect: the hint is "
+    "counted. Kept for clients of the earlier API.",
+    deprecated=True,
+)
 async def hint(
     request: Request,
     me: CallerDep,
