@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from twenty48.game import Game
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store, StoreError
+from twenty48.store import sqlite as sqlite_module
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
@@ -626,3 +628,22 @@ def test_healthz_says_unavailable_without_naming_the_database(
         answer = client.get("/healthz")
     assert (answer.status_code, answer.json()) == (503, {"status": "unavailable"})
     assert "db.internal" not in answer.text and "db.internal" in caplog.text
+
+
+def test_a_busy_database_answers_503_without_naming_it(tmp_path: Path, monkeypatch, caplog) -> None:
+    db = tmp_path / "secret-name.sqlite3"
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_MS", 50)
+    with Store.open(db) as store, TestClient(create_app(store)) as client:
+        state = client.get("/api/game").json()
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
+        try:
+            with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+                answer = move(client, state, legal(state))
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        body = assert_error(answer, 503, "store_unavailable")
+        assert "secret-name" not in answer.text and "unavailable" in body["detail"]
+        assert "secret-name" in caplog.text and "locked" in caplog.text
+        assert move(client, state, legal(state)).status_code == 200
