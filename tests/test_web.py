@@ -569,6 +569,18 @@ def test_foreign_host_names_are_refused_on_loopback(store: Store) -> None:
         assert_error(rebound.get("/api/game"), 421, "host_not_allowed")
 
 
+@pytest.mark.parametrize("allowed", [frozenset({"localhost"}), None])
+def test_a_request_with_two_host_headers_is_refused(store: Store, allowed, caplog) -> None:
+    app = create_app(store, allowed_hosts=allowed)
+    with TestClient(app, base_url="http://localhost") as client, caplog.at_level(logging.WARNING):
+        # The host check read the last one, which a proxy or a client may not have meant.
+        twice = client.get("/api/game", headers=[("Host", "rebound.example"), ("Host", "localhost")])
+        assert_error(twice, 400, "bad_request")
+        assert twice.headers["content-security-policy"] == CSP and "set-cookie" not in twice.headers
+        assert "more than one Host" in caplog.text
+        assert client.get("/api/game", headers=[("Host", "localhost")]).status_code == 200
+
+
 def test_the_page_and_its_assets_are_local(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")

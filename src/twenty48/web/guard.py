@@ -70,11 +70,11 @@ def player_cookie(token: str, scope: Scope) -> str:
 
 
 class Guard:
-    """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends the server against
-    DNS rebinding: a page from another site cannot reach it under a name of its own. The API
-    answers only this site's own pages: a request another origin's page makes (``Sec-Fetch-Site``,
-    or failing that ``Origin``) is refused before it can create a player or a game. A HEAD request
-    is answered as its GET, without the body."""
+    """Wraps the app. A request with two ``Host`` headers is refused. ``allowed_hosts`` (lower-case
+    names, None for any) defends the server against DNS rebinding: a page from another site cannot
+    reach it under a name of its own. The API answers only this site's own pages: a request another
+    origin's page makes (``Sec-Fetch-Site``, or failing that ``Origin``) is refused before it can
+    create a player or a game. A HEAD request is answered as its GET, without the body."""
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
@@ -85,6 +85,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        if sum(name == b"host" for name, _ in scope["headers"]) > 1:
+            # The host check reads one of them while a proxy or the app may read another (RFC 9112
+            # answers such a request 400).
+            logger.warning("refused a request with more than one Host header")
+            await _error(send, 400, "bad_request", "a request has one Host header")
+            return
         if self.allowed_hosts is not None:
             host = _hostname(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed_hosts:
