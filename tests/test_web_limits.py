@@ -4,6 +4,7 @@ game, the new-game rate limit, HEAD and OPTIONS, strict ids and integral floats.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twenty48.rules import Board, Direction
+from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
@@ -302,6 +304,19 @@ def test_every_integer_parameter_states_a_bound_within_the_store_ids(client: Tes
     assert all(bound is not None and bound <= ID_LIMIT for bound in bounds.values()), bounds
     assert bounds["/api/games/{game_id}/positions", "from"] == ID_LIMIT
     assert read == set(INTEGER_PARAMETERS)
+
+
+def test_the_schemas_integer_bounds_are_exact_integers(client: TestClient) -> None:
+    # FastAPI's OpenAPI model holds bounds as floats: 2**63 - 1 became 9.223372036854776e+18 (2**63).
+    text = client.get("/openapi.json").text
+    assert re.search(r'"(maximum|minimum|exclusiveMaximum|exclusiveMinimum)":-?[0-9]+[.eE]', text) is None
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ActionRequest", "MoveRequest"):
+        revision = schemas[model]["properties"]["revision"]
+        assert (revision["minimum"], revision["maximum"]) == (0, ID_LIMIT), model
+        assert type(revision["maximum"]) is int
+    assert schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]["maximum"] == 15
+    assert schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]["maximum"] == JSON_SAFE_SEED_MAX
 
 
 @pytest.mark.parametrize(("route", "name"), INTEGER_PARAMETERS)

@@ -67,6 +67,9 @@ def test_a_ranked_game_shows_no_seed_until_it_is_over(client: TestClient, store:
     assert "seed" in stale.json()["state"]
     refused = client.get(f"/api/games/{state['id']}/export")
     assert refused.status_code == 409 and "cannot be exported" in refused.json()["detail"]
+    assert refused.json()["error"] == "game_in_progress"
+    documented = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/export"]["get"]
+    assert "game_in_progress" in documented["responses"]["409"]["description"]
     # The history says so beforehand, so the page offers no export it would be refused.
     assert [g["exportable"] for g in client.get("/api/games").json()["games"]] == [False]
     assert client.get("/api/export").json()["games"] == []
