@@ -16,7 +16,7 @@ from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
-from twenty48.web.limits import Limits
+from twenty48.web.limits import Limits, RateBuckets, address_key
 
 
 @pytest.fixture
@@ -160,6 +160,50 @@ def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> No
     assert client.get("/api/game").json()["id"] == state["id"]  # nothing changed
     client.cookies.clear()  # another player has a limit of its own
     assert client.post("/api/games").status_code == 201
+
+
+def test_new_players_are_bounded_per_address(store: Store, db: Path, caplog) -> None:
+    clock = [1_800_000_000.0]
+    app = create_app(store, limits=Limits(new_players_per_hour=3), clock=lambda: clock[0])
+    with TestClient(app) as school, TestClient(app, client=("192.0.2.7", 50000)) as home:
+        for _ in range(3):  # a class behind one address: each browser its own player
+            school.cookies.clear()
+            play_one(school, school.get("/api/game").json())
+        kept = dict(school.cookies)
+        school.cookies.clear()
+        state = school.get("/api/game").json()  # reading needs no player: still answered
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            refused = school.post(
+                "/api/games/0/move", json={"direction": "left", "revision": state["revision"]}
+            )
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_new_players"
+        assert "3 new players an hour" in refused.json()["detail"]
+        assert int(refused.headers["retry-after"]) == 1200  # one more every 60/3 minutes
+        assert "--forwarded-allow-ips" in caplog.text
+        for path in ("/api/games", "/api/me/transfer"):
+            assert school.post(path).status_code == 429, path
+        assert rows(db, "players") == 3
+        # A stored player plays on, and another address has its own bound.
+        school.cookies.clear()
+        school.cookies.update(kept)
+        assert school.post("/api/games").status_code == 201
+        assert home.post("/api/games").status_code == 201
+        clock[0] += 1200
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 201
+        assert school.post("/api/games").status_code == 201  # that player again: no new one
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 429
+    assert rows(db, "players") == 5
+
+
+def test_an_ipv6_host_counts_as_its_64(store: Store) -> None:
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:192.0.2.1") == address_key("192.0.2.1") == "192.0.2.1"
+    assert address_key("testclient") == "testclient"
+    buckets = RateBuckets(2)
+    assert [buckets.take(f"2001:db8::{n}", 0.0) for n in range(3)] == [0.0, 0.0, 30.0]
 
 
 def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser
 
 from twenty48.store import Store
 from twenty48.web import create_app
+from twenty48.web.limits import Limits
 
 #: Without the networking switches Chromium keeps trying to reach the internet.
 CHROMIUM_ARGS = [
@@ -42,7 +43,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(store), log_level="warning", access_log=False)
+    # Every test's browser is a new player, all from 127.0.0.1: more than a server takes from one
+    # address by default.
+    app = create_app(store, limits=Limits(new_players_per_hour=100_000))
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

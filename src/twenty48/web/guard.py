@@ -118,7 +118,10 @@ class Guard:
             await _body_too_large(send, limit)
             return
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            body = await _read_body(receive, limit)
+            try:
+                body = await _read_body(receive, limit)
+            except _ClientGone:
+                return  # hung up, or timed out, before its body arrived: nobody to answer
             if body is None:
                 await _body_too_large(send, limit)
                 return
@@ -177,14 +180,19 @@ def _cookie(header: bytes) -> str | None:
     return None
 
 
+class _ClientGone(Exception):
+    """The connection ended before the whole body arrived."""
+
+
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front)."""
+    """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front).
+    Raises ``_ClientGone`` if the client is gone first: the part that came is no request."""
     chunks = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return b"".join(chunks)
+            raise _ClientGone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
