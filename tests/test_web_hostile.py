@@ -150,8 +150,10 @@ def until_closed(sock: socket.socket) -> bytes:
 def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None:
     db = tmp_path / "slow.sqlite3"
     with Store.open(db) as store, in_process(store, request_timeout=0.3) as url:
-        silent, half_head, half_body = connect(url), connect(url), connect(url)
+        silent, half_head, half_body, kept = connect(url), connect(url), connect(url), connect(url)
         half_head.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        # A whole request, answered, then half of the next one on the same connection.
+        kept.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/best HTTP/1.1\r\n")
         # A whole new-game request's JSON, but 4,000 bytes announced: what came is no request.
         half_body.sendall(
             b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -164,7 +166,9 @@ def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None
                 assert status_of(answer) == 408 and b'"request_timeout"' in answer, answer
                 assert f"request's {part} did not arrive within 0.3 s".encode() in answer
                 assert CSP.encode() in answer
-        assert caplog.text.count("dropped a request") == 2
+            answers = until_closed(kept).split(b"HTTP/1.1 ")
+            assert [int(a[:3]) for a in answers[1:]] == [200, 408], answers
+        assert caplog.text.count("dropped a request") == 3
         # Nothing was stored, and everyone else is answered.
         assert httpx.get(url + "/api/best", timeout=10).status_code == 200
         with sqlite3.connect(db) as check:

@@ -67,7 +67,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._body_open = False  # a request's body is still arriving
         self._body_bytes = 0  # of that body, since its deadline was last set
         self._timeout = config.request_timeout
-        self._deadline: asyncio.TimerHandle | None = None
+        self._deadline: float | None = None  # the loop's time by which what is awaited must arrive
+        self._timer: asyncio.TimerHandle | None = None  # fires at or before the deadline
         self._refusal: tuple[int, str, str] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -76,6 +77,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_deadline()
+        if self._timer is not None:
+            self._timer.cancel()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -155,16 +158,27 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     def _set_deadline(self) -> None:
-        self._clear_deadline()
-        self._deadline = self.loop.call_later(self._timeout, self._timed_out)
+        # A deadline moves without touching the timer (a timer set and cancelled twice a request
+        # cost more than the rest of this class): a timer that fires early is set again.
+        self._deadline = self.loop.time() + self._timeout
+        if self._timer is None:
+            self._timer = self.loop.call_later(self._timeout, self._check_deadline)
 
     def _clear_deadline(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
+        self._deadline = None
+
+    def _check_deadline(self) -> None:
+        self._timer = None
+        if self._deadline is None:
+            return
+        left = self._deadline - self.loop.time()
+        if left > 0:
+            self._timer = self.loop.call_later(left, self._check_deadline)
+        else:
             self._deadline = None
+            self._timed_out()
 
     def _timed_out(self) -> None:
-        self._deadline = None
         if self.transport.is_closing():
             return
         cycle = self.cycle
