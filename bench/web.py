@@ -314,6 +314,9 @@ def start_server(
             "--no-browser",
             "--workers",
             str(workers),
+            # Every simulated player is a new one, all from loopback.
+            "--new-players-per-hour",
+            "1000000",
         ],
         stdout=subprocess.PIPE,
         text=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from twenty48.game import Game
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store, StoreError
+from twenty48.store import sqlite as sqlite_module
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
@@ -575,6 +577,18 @@ def test_foreign_host_names_are_refused_on_loopback(store: Store) -> None:
         assert_error(rebound.get("/api/game"), 421, "host_not_allowed")
 
 
+@pytest.mark.parametrize("allowed", [frozenset({"localhost"}), None])
+def test_a_request_with_two_host_headers_is_refused(store: Store, allowed, caplog) -> None:
+    app = create_app(store, allowed_hosts=allowed)
+    with TestClient(app, base_url="http://localhost") as client, caplog.at_level(logging.WARNING):
+        # The host check read the last one, which a proxy or a client may not have meant.
+        twice = client.get("/api/game", headers=[("Host", "rebound.example"), ("Host", "localhost")])
+        assert_error(twice, 400, "bad_request")
+        assert twice.headers["content-security-policy"] == CSP and "set-cookie" not in twice.headers
+        assert "more than one Host" in caplog.text
+        assert client.get("/api/game", headers=[("Host", "localhost")]).status_code == 200
+
+
 def test_the_page_and_its_assets_are_local(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
@@ -634,3 +648,22 @@ def test_healthz_says_unavailable_without_naming_the_database(
         answer = client.get("/healthz")
     assert (answer.status_code, answer.json()) == (503, {"status": "unavailable"})
     assert "db.internal" not in answer.text and "db.internal" in caplog.text
+
+
+def test_a_busy_database_answers_503_without_naming_it(tmp_path: Path, monkeypatch, caplog) -> None:
+    db = tmp_path / "secret-name.sqlite3"
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_MS", 50)
+    with Store.open(db) as store, TestClient(create_app(store)) as client:
+        state = client.get("/api/game").json()
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
+        try:
+            with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+                answer = move(client, state, legal(state))
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        body = assert_error(answer, 503, "store_unavailable")
+        assert "secret-name" not in answer.text and "unavailable" in body["detail"]
+        assert "secret-name" in caplog.text and "locked" in caplog.text
+        assert move(client, state, legal(state)).status_code == 200

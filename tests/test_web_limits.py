@@ -4,6 +4,7 @@ game, the new-game rate limit, HEAD and OPTIONS, strict ids and integral floats.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 from pathlib import Path
 
@@ -12,10 +13,11 @@ from fastapi.testclient import TestClient
 from httpx import Response
 
 from twenty48.rules import Board, Direction
+from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
-from twenty48.web.limits import Limits
+from twenty48.web.limits import Limits, RateBuckets, address_key
 
 
 @pytest.fixture
@@ -160,6 +162,50 @@ def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> No
     assert client.get("/api/game").json()["id"] == state["id"]  # nothing changed
     client.cookies.clear()  # another player has a limit of its own
     assert client.post("/api/games").status_code == 201
+
+
+def test_new_players_are_bounded_per_address(store: Store, db: Path, caplog) -> None:
+    clock = [1_800_000_000.0]
+    app = create_app(store, limits=Limits(new_players_per_hour=3), clock=lambda: clock[0])
+    with TestClient(app) as school, TestClient(app, client=("192.0.2.7", 50000)) as home:
+        for _ in range(3):  # a class behind one address: each browser its own player
+            school.cookies.clear()
+            play_one(school, school.get("/api/game").json())
+        kept = dict(school.cookies)
+        school.cookies.clear()
+        state = school.get("/api/game").json()  # reading needs no player: still answered
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            refused = school.post(
+                "/api/games/0/move", json={"direction": "left", "revision": state["revision"]}
+            )
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_new_players"
+        assert "3 new players an hour" in refused.json()["detail"]
+        assert int(refused.headers["retry-after"]) == 1200  # one more every 60/3 minutes
+        assert "--forwarded-allow-ips" in caplog.text
+        for path in ("/api/games", "/api/me/transfer"):
+            assert school.post(path).status_code == 429, path
+        assert rows(db, "players") == 3
+        # A stored player plays on, and another address has its own bound.
+        school.cookies.clear()
+        school.cookies.update(kept)
+        assert school.post("/api/games").status_code == 201
+        assert home.post("/api/games").status_code == 201
+        clock[0] += 1200
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 201
+        assert school.post("/api/games").status_code == 201  # that player again: no new one
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 429
+    assert rows(db, "players") == 5
+
+
+def test_an_ipv6_host_counts_as_its_64(store: Store) -> None:
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:192.0.2.1") == address_key("192.0.2.1") == "192.0.2.1"
+    assert address_key("testclient") == "testclient"
+    buckets = RateBuckets(2)
+    assert [buckets.take(f"2001:db8::{n}", 0.0) for n in range(3)] == [0.0, 0.0, 30.0]
 
 
 def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:
@@ -311,6 +357,19 @@ def test_every_integer_parameter_states_a_bound_within_the_store_ids(client: Tes
     assert all(bound is not None and bound <= ID_LIMIT for bound in bounds.values()), bounds
     assert bounds["/api/games/{game_id}/positions", "from"] == ID_LIMIT
     assert read == set(INTEGER_PARAMETERS)
+
+
+def test_the_schemas_integer_bounds_are_exact_integers(client: TestClient) -> None:
+    # FastAPI's OpenAPI model holds bounds as floats: 2**63 - 1 became 9.223372036854776e+18 (2**63).
+    text = client.get("/openapi.json").text
+    assert re.search(r'"(maximum|minimum|exclusiveMaximum|exclusiveMinimum)":-?[0-9]+[.eE]', text) is None
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ActionRequest", "MoveRequest"):
+        revision = schemas[model]["properties"]["revision"]
+        assert (revision["minimum"], revision["maximum"]) == (0, ID_LIMIT), model
+        assert type(revision["maximum"]) is int
+    assert schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]["maximum"] == 15
+    assert schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]["maximum"] == JSON_SAFE_SEED_MAX
 
 
 @pytest.mark.parametrize(("route", "name"), INTEGER_PARAMETERS)

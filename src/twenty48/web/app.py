@@ -6,7 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import fastapi_offline
@@ -23,6 +23,7 @@ from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.manifest import Language, language, manifest
+from twenty48.web.openapi import exact_bounds
 from twenty48.web.params import plain_digits
 from twenty48.web.release import worker_script
 from twenty48.web.worker import StoreWorker
@@ -44,12 +45,21 @@ one, and every game id of another player answers 404. Errors answer
 
 class GameApp(FastAPI):
     """FastAPI with ``Guard`` outermost, so that even an answer made by Starlette's last-resort
-    error handler carries the security headers."""
+    error handler carries the security headers, and an OpenAPI document with exact integers."""
 
     allowed_hosts: frozenset[str] | None = None
+    #: The OpenAPI document whose integer bounds ``exact_bounds`` wrote back (FastAPI keeps one).
+    _exact_document: dict[str, Any] | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
         return Guard(super().build_middleware_stack(), allowed_hosts=self.allowed_hosts)
+
+    def openapi(self) -> dict[str, Any]:
+        document = super().openapi()
+        if document is not self._exact_document:
+            exact_bounds(document)
+            self._exact_document = document
+        return document
 
 
 def create_app(

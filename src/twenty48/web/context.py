@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,6 +14,7 @@ from fastapi import Depends, Request
 from twenty48.game import Game
 from twenty48.store import Store
 from twenty48.web.days import utc_date
+from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import player_token
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
@@ -22,6 +25,8 @@ T = TypeVar("T")
 
 #: How many cookie -> player id mappings ``WebContext.players`` holds before it starts over.
 PLAYER_CACHE_SIZE = 100_000
+logger = logging.getLogger("twenty48.web")
+
 #: The player of a request whose cookie names no stored player yet. No player has id 0, so the
 #: store finds nothing of it: its games are none and every game id answers 404.
 NO_PLAYER = 0
@@ -45,13 +50,16 @@ class WebContext:
     #: Unix seconds now: transfer codes' expiry, the UTC day of the daily challenge and its board
     #: (tests set it). Looked up at each call, so a test that patches ``time.time`` moves it too.
     clock: Callable[[], float] = field(default=lambda: time.time())
-    #: Transfer codes tried per client address.
+    #: Failed transfer claims per client address.
     claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
+    #: New players per client address (``Limits.new_players_per_hour``).
+    new_players: RateBuckets = field(init=False)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
         self.pending_secret = self.store.server_secret(PENDING_SECRET)
         self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
+        self.new_players = RateBuckets(self.limits.new_players_per_hour, period_s=3600.0)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:
@@ -70,6 +78,8 @@ class Caller:
     #: The player's id, or ``NO_PLAYER`` until a request that needs one creates it (``registered``).
     player: int
     token: str = ""
+    #: The client's address (the proxy's, unless ``--forwarded-allow-ips`` trusts it to name another).
+    address: str = ""
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.web.worker.run(fn, *args, **kwargs)
@@ -106,9 +116,23 @@ class Caller:
         starts or shows a game), called once the request is known to be valid."""
         if self.player != NO_PLAYER:
             return self
+        limit = self.web.limits.new_players_per_hour
+        wait = self.web.new_players.take(self.address, self.web.clock())
+        if wait:
+            logger.warning(
+                "refused a new player: %s made its %d this hour (--new-players-per-hour; behind a proxy, "
+                "--forwarded-allow-ips names it so that each client counts on its own)",
+                self.address,
+                limit,
+            )
+            raise TooManyRequestsError(
+                f"at most {limit} new players an hour from one address",
+                math.ceil(wait),
+                "too_many_new_players",
+            )
         player = (await self.run(self.web.store.web_player, self.token)).id
         self.web.remember(self.token, player)
-        return Caller(self.web, player, self.token)
+        return Caller(self.web, player, self.token, self.address)
 
 
 async def get_caller(request: Request) -> Caller:
@@ -117,14 +141,15 @@ async def get_caller(request: Request) -> Caller:
     # page create nothing (routes that need a player call ``Caller.registered``).
     web: WebContext = request.app.state.web
     token = player_token(request.scope)
+    address = request.client.host if request.client else ""
     player = web.players.get(token)
     if player is None:
         found = await web.worker.run(web.store.find_web_player, token)
         if found is None:
-            return Caller(web, NO_PLAYER, token)
+            return Caller(web, NO_PLAYER, token, address)
         player = found.id
         web.remember(token, player)
-    return Caller(web, player, token)
+    return Caller(web, player, token, address)
 
 
 #: A route parameter typed ``CallerDep`` receives the request's ``Caller``.

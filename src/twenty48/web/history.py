@@ -87,6 +87,13 @@ async def stats(
 
 @router.get(
     "/games/{game_id}/export",
+    responses={
+        409: {
+            "model": ErrorAnswer,
+            "description": "`game_in_progress`: a ranked game that may still be played (its seed "
+            "would tell every tile to come); `state` is the game.",
+        }
+    },
     summary='One game as a "twenty48-game/1" file',
     description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
     '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '

@@ -86,7 +86,13 @@ async def current_game(me: CallerDep) -> Response:
     "/games",
     response_model=GameState,
     status_code=status.HTTP_201_CREATED,
-    responses={429: {"model": ErrorAnswer, "description": "Too many new games a minute for this player."}},
+    responses={
+        429: {
+            "model": ErrorAnswer,
+            "description": "`too_many_new_games` a minute for this player, or `too_many_new_players` "
+            "an hour from this address.",
+        }
+    },
     summary="Start a new game",
     description="The new game becomes the current one. While the current game has no move yet it is "
     "replaced where it stands instead of being kept: a game is kept only once it has been played. "
