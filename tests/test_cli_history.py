@@ -163,14 +163,20 @@ def test_export_and_import_round_trip_into_another_database(db: Path, tmp_path: 
     every = tmp_path / "all.json"
     assert run(capsys, "export", "--all", "-o", str(every), "--db", str(db))[0] == 0
     history = json.loads(every.read_text())
-    assert history["format"] == "twenty48-history/1" and len(history["games"]) == 7
+    assert history["format"] == "twenty48-history/2" and len(history["games"]) == 7
     other = tmp_path / "other.sqlite3"
     status, out, _ = run(capsys, "import", str(every), "--db", str(other))
-    assert status == 0 and "imported 7, skipped 0" in out
+    assert status == 0 and "imported 7, skipped 0 already present; game 7 goes on where it was left" in out
     status, out, _ = run(capsys, "import", str(every), "--db", str(other))
-    assert status == 0 and "imported 0, skipped 7" in out
+    assert status == 0 and out.endswith("imported 0, skipped 7 already present\n")
     imported = listed(capsys, other, "--limit", "100")["games"]
-    assert len(imported) == 7 and all(g["imported"] and g["finished"] for g in imported)
+    # Every game and its fields come back: the one in progress too, and the hint counted.
+    assert len(imported) == 7 and all(g["imported"] for g in imported)
+    assert [g["finished"] for g in imported] == [False] + [True] * 6
+    again = tmp_path / "again.json"
+    assert run(capsys, "export", "--all", "-o", str(again), "--db", str(other))[0] == 0
+    assert json.loads(again.read_text()) == history
+    assert [g["hints"] for g in history["games"]] == [0, 0, 0, 0, 0, 1, 0]
 
     one = tmp_path / "one.json"
     game_id = listed(capsys, db, "--variant", "merge")["games"][0]["id"]
@@ -198,7 +204,7 @@ def test_import_refuses_a_bad_file_with_one_line_and_stores_nothing(db: Path, tm
     cases = {
         "game 3 (seed 2)": tampered,
         "not a JSON object": [1, 2],
-        "format must be": {"format": "twenty48-game/2"},
+        "format must be": {"format": "twenty48-game/3"},
     }
     other = tmp_path / "other.sqlite3"
     for reason, data in cases.items():
@@ -246,7 +252,7 @@ def test_export_writes_through_links_and_into_devices_without_replacing_them(
     link = tmp_path / "link.json"
     link.symlink_to(target)
     assert run(capsys, "export", "--all", "-o", str(link), "--db", str(db))[0] == 0
-    assert link.is_symlink() and json.loads(target.read_text())["format"] == "twenty48-history/1"
+    assert link.is_symlink() and json.loads(target.read_text())["format"] == "twenty48-history/2"
     # A device is written into (here: one that is always full), never swapped for a file.
     assert "No space left on device" in refused(capsys, "export", "--all", "-o", "/dev/full", "--db", str(db))
     assert Path("/dev/full").is_char_device()

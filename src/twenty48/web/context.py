@@ -12,6 +12,7 @@ from fastapi import Depends, Request
 from twenty48.game import Game
 from twenty48.store import Store
 from twenty48.web.guard import player_token
+from twenty48.web.import_gate import ImportGate
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
 from twenty48.web.review_worker import ReviewWorker
@@ -46,6 +47,8 @@ class WebContext:
     clock: Callable[[], float] = field(default=lambda: time.time())
     #: Transfer codes tried per client address.
     claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
+    #: The import running in this process (``twenty48.web.imports``): one at a time.
+    imports: ImportGate = field(default_factory=ImportGate)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)

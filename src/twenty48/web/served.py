@@ -18,7 +18,7 @@ HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
 #: ``--new-games-per-minute`` and ``--hint-queue``, comma-separated.
 LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
 
-#: This worker's app, for its server's shutdown (``stop_hints_here``).
+#: This worker's app, for its server's shutdown (``stop_work_here``).
 _app: FastAPI | None = None
 
 
@@ -44,9 +44,9 @@ def app_from_environment() -> FastAPI:
     return app
 
 
-def stop_hints_here() -> None:
-    """Stop this worker's hints (its server is shutting down)."""
-    from twenty48.web.app import stop_hints
+def stop_work_here() -> None:
+    """Stop this worker's hints and import (its server is shutting down)."""
+    from twenty48.web.app import stop_work
 
     if _app is not None:
-        stop_hints(_app)
+        stop_work(_app)

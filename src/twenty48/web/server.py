@@ -2,9 +2,10 @@
 
 Both run the same setup: the guarded HTTP protocol (caps on request heads), no access log, a
 5-second grace period, the trusted proxies of ``--forwarded-allow-ips``, and a server that stops
-the hints as soon as shutdown begins (waiting hints are answered 503 at once, not cancelled with a
-traceback each when the grace period ends). uvicorn's supervisor builds each worker's server as a
-plain ``uvicorn.Server``; ``run_workers`` has it build this one instead.
+the hints and the import as soon as shutdown begins (waiting hints are answered 503 at once, not
+cancelled with a traceback each when the grace period ends; an import stops at its next check).
+uvicorn's supervisor builds each worker's server as a plain ``uvicorn.Server``; ``run_workers`` has
+it build this one instead.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class _WorkerProcess(multiprocess.Process):
         if self._server is None:
             from twenty48.web import served
 
-            self._server = QuietServer(self.config, on_shutdown=served.stop_hints_here)
+            self._server = QuietServer(self.config, on_shutdown=served.stop_work_here)
         return self._server
 
 
