@@ -15,7 +15,7 @@ from twenty48.cli import main
 from twenty48.commands.stats import BARS, sparkline
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import Store
+from twenty48.store import Store, transfer
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 
@@ -297,3 +297,29 @@ def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) 
         result.stderr.startswith("2048 import: the game (seed 1): lacks fields actions")
         and "Traceback" not in result.stderr
     )
+
+
+def test_import_refuses_hostile_files_is_bounded_and_shows_progress_on_a_terminal(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from test_web_imports import HOSTILE, one_move
+    from twenty48.commands import import_games
+
+    other = tmp_path / "other.sqlite3"
+    bad = tmp_path / "bad.json"
+    for name, words in (("start score 2**70", "start_score must be"), ("sixteen 131072 tiles", "two 131072")):
+        bad.write_bytes(HOSTILE[name][0])
+        assert words in refused(capsys, "import", str(bad), "--db", str(other))
+    three = tmp_path / "three.json"
+    three.write_text(json.dumps(transfer.export_history([one_move(seed) for seed in range(3)])))
+    monkeypatch.setattr(import_games, "MAX_GAMES", 2)
+    assert "an import takes at most 2" in refused(capsys, "import", str(three), "--db", str(other))
+    monkeypatch.setattr(import_games, "MAX_GAMES", 3)
+    monkeypatch.setattr(import_games, "MAX_SECONDS", 0.0)
+    assert "took longer than its bound of 0 s" in refused(capsys, "import", str(three), "--db", str(other))
+    assert listed(capsys, other)["games"] == []
+    monkeypatch.setattr(import_games, "MAX_SECONDS", 600.0)
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # stderr is a terminal, as rich sees it
+    status, out, err = run(capsys, "import", str(three), "--db", str(other))
+    assert status == 0 and "imported 3, skipped 0" in out
+    assert "checking" in err and "storing" in err

@@ -149,18 +149,18 @@ def unseen(games: Sequence[Imported], present: Iterable[tuple[str, str]]) -> lis
         exact[found, began] += 1
         left[found] += 1
     new = [True] * len(games)
+    listed: set[tuple[str, str]] = set()
     for i, item in enumerate(games):
         if item.created_at is None:
             continue
         key = (item.digest, item.created_at)
-        if exact[key]:
+        if key in listed:
+            new[i] = False  # the same game listed twice in one file
+        elif exact[key]:
             new[i] = False
             exact[key] -= 1
             left[item.digest] -= 1
-        else:
-            # The same game listed twice in one file: the second is the first.
-            exact[key] += 1
-            left[item.digest] += 1
+        listed.add(key)
     for i, item in enumerate(games):
         # An export lists each game once: equal games of a file that do not say when they began
         # are different games (played alike), each matched to a stored one of its own.
