@@ -18,6 +18,8 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from twenty48.game import Game
 from twenty48.rules import MAX_TILE, Board
@@ -26,7 +28,7 @@ from twenty48.store.transfer import MAX_IMPORT_GAMES
 from twenty48.web import create_app
 from twenty48.web.app import stop_work
 from twenty48.web.guard import MAX_IMPORT_BODY
-from twenty48.web.imports import MAX_UPLOAD_PARTS
+from twenty48.web.imports import MAX_UPLOAD_PARTS, _parse, _TooManyGames
 from twenty48.web.limits import Limits
 
 START = Board.from_rows([[512, 256, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
@@ -109,15 +111,13 @@ def test_an_import_is_bounded_in_games_and_time(store: Store, monkeypatch: pytes
     with TestClient(create_app(store, limits=Limits(import_games=5))) as client:
         answer = client.post("/api/import", content=many_games(6))
         assert answer.status_code == 422
-        assert (
-            answer.json()["detail"]
-            == "the file holds 6 games; an import takes at most 5: split it into smaller files"
-        )
+        words = "the file holds more than 5 games; an import takes at most 5: split it into smaller files"
+        assert answer.json()["detail"] == words
         assert len(client.post("/api/import", content=many_games(5)).json()["imported"]) == 5
     # One game a step: the import runs for many of them, past its bound.
     monkeypatch.setattr(imports, "STEP_ROWS", 4)
     with TestClient(create_app(store, limits=Limits(import_seconds=0.5))) as client:
-        answer = client.post("/api/import", content=many_games(2000))
+        answer = client.post("/api/import", content=many_games(1000))
         assert answer.status_code == 422 and "took longer than its bound of 0.5 s" in answer.json()["detail"]
         assert client.get("/api/games").json()["games"] == []
     with sqlite3.connect(store.path) as db:
@@ -138,6 +138,29 @@ def test_an_import_counts_against_the_players_limits(store: Store) -> None:
         spent = client.post("/api/import", json=one_move(3))
         assert (spent.status_code, spent.json()["error"]) == (429, "too_many_imports")
         assert int(spent.headers["retry-after"]) >= 1
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON, st.sampled_from([None, 0, 2]))
+def test_a_body_is_read_a_piece_at_a_time_as_json_reads_it_whole(value: object, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    assert _parse(text, lambda: None, 10**6) == json.loads(text)
+
+
+def test_a_body_json_refuses_is_refused_a_piece_at_a_time() -> None:
+    for bad in ("[1,]", '{"a": 1,}', "{1: 2}", "[1 2]", '{"a" 1}', "[", "[1]]", " ", "[01]", "[,1]"):
+        with pytest.raises(ValueError):
+            _parse(bad, lambda: None, 10**6)
+    # The games of a history past the bound stop the parse there.
+    with pytest.raises(_TooManyGames):
+        _parse('{"games": [1, 2, 3], "format": "x"}', lambda: None, 2)
 
 
 @contextmanager

@@ -164,6 +164,17 @@ class HistoryConnection(Protocol):
 LeaseKind = Literal["hint", "import"]
 
 
+class Staged(NamedTuple):
+    """What an imported game's row holds beside its state: the import staging it, what makes it the
+    same game as another (``transfer.digest``), and what its file says of it."""
+
+    token: str
+    digest: str
+    created_at: str | None
+    #: (hints, auto_moves, undos), None where unknown.
+    assists: tuple[int | None, int | None, int | None]
+
+
 class ImportsConnection(Protocol):
     """The primitives of imports stored in steps (``twenty48.store.imports``)."""
 
@@ -176,11 +187,12 @@ class ImportsConnection(Protocol):
     def digests_present(self, player_id: int, digests: Sequence[str]) -> list[tuple[str, str]]:
         """(digest, created_at) of each of the player's games (not deleted) with one of ``digests``."""
 
-    def stage_imported(
-        self, game_id: int, token: str, digest: str, created_at: str | None, assists: Sequence[int | None]
-    ) -> None:
-        """Make the new game an imported one (never ranked; its assisted counts, its begin time when
-        not None), hidden under the import's ``token`` until ``unstage``."""
+    def insert_staged(
+        self, player_id: int, columns: GameColumns, state: str, now: str, staged: Staged
+    ) -> int:
+        """A new imported game row (never ranked), hidden under the import's token until
+        ``unstage``, without its actions; returns its id. It began at ``staged.created_at``, or
+        ``now`` when the file does not say."""
 
     def unstage(self, game_ids: Sequence[int]) -> None:
         """Show these staged games: they are the player's from now on."""

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from twenty48 import spawns
 from twenty48.store import checkpoints, codec, transfer
-from twenty48.store.backend import Connection, current_game_of
+from twenty48.store.backend import Connection, Staged, current_game_of
 from twenty48.store.errors import StoreError, StoreUnreadableError
 from twenty48.store.records import ImportResult
 from twenty48.store.rows import now_text
@@ -48,8 +48,10 @@ from twenty48.store.rows import now_text
 #: server's; ``2048 import`` has its own). A 2 MiB file of long games replays in about 15 s on a
 #: busy 2-core machine.
 MAX_IMPORT_SECONDS = 30.0
-#: The rows one step writes, at most (a few milliseconds of one core).
-STEP_ROWS = 2_000
+#: The rows one step writes, at most: a few milliseconds of one core (on a busy 2-core machine
+#: SQLite wrote about 20,000 of an import's rows a second, indexes included), which another
+#: player's action may wait.
+STEP_ROWS = 100
 #: Games a step reads or shows at once (and ids or digests in one statement).
 STEP_GAMES = 500
 #: Staged games older than this were left by an import whose process was killed: no import lasts
@@ -77,7 +79,11 @@ class ImportBudget:
         self._stop.set()
 
     def check(self) -> None:
-        """Raise ``ImportStoppedError`` once stopped, ``ImportRefusedError`` once past its time."""
+        """Raise ``ImportStoppedError`` once stopped, ``ImportRefusedError`` once past its time.
+        Called every few milliseconds of an import's work, it also lets other threads run: a
+        replay on a thread of its own would otherwise hold the interpreter for up to its switch
+        interval (5 ms) each time the event loop or the store thread wants it."""
+        time.sleep(0)
         if self._stop.is_set():
             raise ImportStoppedError(self._why)
         if time.monotonic() - self.started > self.seconds:
@@ -243,9 +249,10 @@ class ImportJob:
 
         def insert(db: Connection) -> None:
             game = item.game
-            game_id = db.insert_game(self._player, codec.columns(game), codec.encode(game), now_text(), None)
-            db.stage_imported(game_id, self.token, item.digest, item.created_at, item.assists)
-            self._staged[index] = game_id
+            staged = Staged(self.token, item.digest, item.created_at, item.assists)
+            self._staged[index] = db.insert_staged(
+                self._player, codec.columns(game), codec.encode(game), now_text(), staged
+            )
 
         return insert
 

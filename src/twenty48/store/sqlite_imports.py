@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from twenty48.store.backend import GameColumns, Staged
+
 
 def _marks(values: Sequence[object]) -> str:
     return ", ".join("?" * len(values))
@@ -40,14 +42,28 @@ class SQLiteImports:
         ).fetchall()
         return [(r[0], r[1]) for r in rows]
 
-    def stage_imported(
-        self, game_id: int, token: str, digest: str, created_at: str | None, assists: Sequence[int | None]
-    ) -> None:
-        self._db.execute(
-            "UPDATE games SET origin = 'imported', hints = ?, auto_moves = ?, undos = ?, digest = ?, "
-            "import_token = ?, set_aside = TRUE, created_at = coalesce(?, created_at) WHERE id = ?",
-            (*assists, digest, token, created_at, game_id),
-        )
+    def insert_staged(
+        self, player_id: int, columns: GameColumns, state: str, now: str, staged: Staged
+    ) -> int:
+        (game_id,) = self._db.execute(
+            """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, spawns,
+                                  state, created_at, updated_at, finished_at, origin, hints, auto_moves,
+                                  undos, digest, import_token, set_aside)
+               VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'imported', ?, ?, ?, ?, ?, TRUE)
+               RETURNING id""",
+            (
+                player_id,
+                *columns,
+                state,
+                staged.created_at or now,
+                now,
+                now if columns.over else None,
+                *staged.assists,
+                staged.digest,
+                staged.token,
+            ),
+        ).fetchone()
+        return int(game_id)
 
     def unstage(self, game_ids: Sequence[int]) -> None:
         if game_ids:

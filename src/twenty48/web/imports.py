@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
@@ -93,7 +94,9 @@ async def import_file(me: CallerDep, request: Request) -> Response:
     with me.web.imports.enter(limits.import_seconds) as budget:
         watcher = asyncio.ensure_future(_stop_on_hang_up(request, budget))
         try:
-            data = await _off_loop(partial(_read_upload, content_type, body), budget)
+            data = await _off_loop(
+                partial(_read_upload, content_type, body, limits.import_games, budget.check), budget
+            )
             lease = await _limited(me) if me.player != NO_PLAYER else None
             try:
                 games = await _off_loop(
@@ -170,17 +173,84 @@ async def _stored(me: Caller, games: list[transfer.Imported], budget: ImportBudg
     return job.result
 
 
-def _read_upload(content_type: str, body: bytes) -> object:
+def _read_upload(content_type: str, body: bytes, max_games: int, pause: Callable[[], None]) -> object:
     """The JSON of the body, or of the file a ``multipart/form-data`` body uploads (as ``curl -F
-    file=@games.json`` or an HTML form sends it: its first file part, else its first part)."""
+    file=@games.json`` or an HTML form sends it: its first file part, else its first part). A
+    history of more than ``max_games`` games is refused as soon as its parse gets past them."""
     if content_type.lower().startswith("multipart/form-data"):
         body = _uploaded_file(content_type, body)
     try:
-        return json.loads(body)
+        return _parse(body.decode(json.detect_encoding(body), "surrogatepass"), pause, max_games)
+    except _TooManyGames:
+        raise transfer.too_many_games(f"more than {max_games:,}", max_games) from None
     except (ValueError, RecursionError):
         # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
         # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.
         raise UploadRefusedError("malformed_json", "the request body is not valid JSON") from None
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+#: Values decoded between two pauses of ``_parse``.
+_PAUSE_EVERY = 256
+
+
+class _TooManyGames(Exception):
+    pass
+
+
+def _parse(text: str, pause: Callable[[], None], max_games: int) -> object:
+    """``json.loads(text)``, a piece at a time: the members and elements of the document's outer
+    object or array, and of the objects and arrays right inside it (a history's games, a game's
+    actions), are each decoded by the json module on their own, with ``pause()`` every
+    ``_PAUSE_EVERY`` of them. ``json.loads`` holds the interpreter for the whole document (tens of
+    milliseconds for 2 MiB, which the event loop would wait); a piece, for one game at most.
+    Raises ``_TooManyGames`` once the outer object's ``games`` has more than ``max_games``."""
+    decoded = 0
+
+    def value(at: int, depth: int, name: str = "") -> tuple[object, int]:
+        nonlocal decoded
+        decoded += 1
+        if decoded % _PAUSE_EVERY == 0:
+            pause()
+        opening = text[at : at + 1]
+        if depth == 2 or opening not in ("{", "["):
+            return _DECODER.raw_decode(text, at)
+        closing = "}" if opening == "{" else "]"
+        members: dict[str, object] = {}
+        elements: list[object] = []
+        at = _skip(text, at + 1)
+        if text.startswith(closing, at):
+            return (members if opening == "{" else elements), at + 1
+        while True:
+            if opening == "{":
+                key, at = _DECODER.raw_decode(text, at)
+                at = _skip(text, at)
+                if not isinstance(key, str) or not text.startswith(":", at):
+                    raise ValueError("an object's member is a string, a colon and a value")
+                members[key], at = value(_skip(text, at + 1), depth + 1, key)
+            else:
+                item, at = value(at, depth + 1)
+                elements.append(item)
+                if depth == 1 and name == "games" and len(elements) > max_games:
+                    raise _TooManyGames
+            at = _skip(text, at)
+            if text.startswith(closing, at):
+                return (members if opening == "{" else elements), at + 1
+            if not text.startswith(",", at):
+                raise ValueError(f"expected ',' or '{closing}' at {at}")
+            at = _skip(text, at + 1)
+
+    found, end = value(_skip(text, 0), 0)
+    if _skip(text, end) != len(text):
+        raise ValueError("extra data after the document")
+    return found
+
+
+def _skip(text: str, at: int) -> int:
+    """Past the white space from ``at`` on."""
+    space = _SPACE.match(text, at)
+    return space.end() if space else at
 
 
 def _uploaded_file(content_type: str, body: bytes) -> bytes:
