@@ -222,6 +222,10 @@ def test_other_players_move_during_a_long_import_and_hanging_up_stops_it(store: 
         # Answered between two of the import's steps, not after them all.
         assert move.status_code == 200 and move.json()["state"]["moves"] == 1
         assert staged(store) > 0 and app.state.web.imports.running is not None
+        # One import at a time in a server process.
+        busy = player.post("/api/import", json=one_move(1))
+        assert (busy.status_code, busy.json()["error"]) == (503, "imports_busy")
+        assert int(busy.headers["retry-after"]) >= 1
         importer.close()
         until(lambda: app.state.web.imports.running is None, "the import stopped")
         # Nothing of it is stored: the one game is the other player's.
