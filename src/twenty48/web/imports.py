@@ -27,7 +27,7 @@ import anyio
 from fastapi import APIRouter, Request, Response
 
 from twenty48.store import ImportRefusedError, ImportResult, transfer
-from twenty48.store.imports import ImportBudget, ImportJob, ImportStoppedError
+from twenty48.store.imports import MAX_IMPORT_SECONDS, ImportBudget, ImportJob, ImportStoppedError
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, Caller, CallerDep
 from twenty48.web.errors import TooManyRequestsError, error_response
@@ -81,7 +81,7 @@ class UploadRefusedError(ValueError):
     f"Every game is replayed; one whose actions do not replay, or whose recorded score, moves, largest "
     f"tile or finished flag differ from its replay, refuses the whole file (422 `import_refused`, "
     f"naming the game) and nothing is stored. An import takes at most {transfer.MAX_IMPORT_GAMES:,} "
-    f"games and 30 s (`2048 serve`'s defaults), one runs at a time per server process, and each "
+    f"games and {MAX_IMPORT_SECONDS:g} s, one runs at a time per server process, and each "
     f"counts as one of the player's new games a minute. Games already present are skipped. Imported "
     f"games are never ranked; their start times and assisted counts are the file's word, so the "
     f"unassisted statistics leave them out. The file's game in progress becomes the current game when "
@@ -130,8 +130,8 @@ async def _stop_on_hang_up(request: Request, budget: ImportBudget) -> None:
 
 
 async def _off_loop(call: Callable[[], T], budget: ImportBudget) -> T:
-    """``call()`` on a thread of its own: neither the event loop nor the store thread waits for it.
-    It checks ``budget`` itself where it can take long."""
+    """``call()`` on a worker thread: neither the event loop nor the store thread waits for it. It
+    checks ``budget`` itself where it can take long, which also lets the event loop run."""
     budget.check()
     return await anyio.to_thread.run_sync(call)
 
