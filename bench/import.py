@@ -43,7 +43,8 @@ def history(games: int | None) -> tuple[bytes, int]:
             break
         entries.append(entry)
         size += len(entry) + 1
-    return b'{"format":"twenty48-history/2","games":[' + b",".join(entries) + b"]}", len(entries)
+    head = f'{{"format":"{transfer.HISTORY_FORMAT}","games":['.encode()
+    return head + b",".join(entries) + b"]}", len(entries)
 
 
 async def post_import(port: int, body: bytes) -> tuple[int, dict, float]:
