@@ -216,7 +216,7 @@ def test_other_players_move_during_a_long_import_and_hanging_up_stops_it(store: 
     with live(app) as url, httpx.Client(base_url=url, timeout=30) as player:
         state = player.get("/api/game").json()
         direction = Board.from_rows(state["board"]).legal_moves()[0].value
-        importer = send_import(url, many_games(800))
+        importer = send_import(url, many_games(MAX_IMPORT_GAMES))
         until(lambda: staged(store) > 0, "the import is storing its games")
         move = player.post(f"/api/games/{state['id']}/move", json={"direction": direction, "revision": 0})
         # Answered between two of the import's steps, not after them all.
@@ -238,7 +238,7 @@ def test_other_players_move_during_a_long_import_and_hanging_up_stops_it(store: 
 def test_a_server_shutting_down_stops_its_import(store: Store) -> None:
     app = create_app(store)
     with live(app) as url:
-        importer = send_import(url, many_games(800))
+        importer = send_import(url, many_games(MAX_IMPORT_GAMES))
         until(lambda: staged(store) > 0, "the import is storing its games")
         stop_work(app)
         answer = importer.makefile("rb").read()
