@@ -117,6 +117,13 @@ def test_request_heads_are_capped(tmp_path: Path) -> None:
 def in_process(store: Store, **settings: Any) -> Iterator[str]:
     """The app on ``store``, served in a thread by uvicorn as ``2048 serve`` sets it up, with
     ``server_config``'s ``settings``; yields its URL."""
+    with served(store, **settings) as (url, _):
+        yield url
+
+
+@contextmanager
+def served(store: Store, **settings: Any) -> Iterator[tuple[str, uvicorn.Server]]:
+    """``in_process``, yielding the server too (its state counts the requests running)."""
     sock = serve.bind("127.0.0.1", 0)
     server = uvicorn.Server(server_config(create_app(store), http=serve.HTTP_PROTOCOL, **settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -126,7 +133,7 @@ def in_process(store: Store, **settings: Any) -> Iterator[str]:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.01)
     try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", server
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -178,21 +185,45 @@ def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None
         assert status_of(twice) == 400 and b'"bad_request"' in twice
 
 
-def test_a_process_answers_503_past_its_connections(tmp_path: Path) -> None:
+def test_connections_that_only_wait_never_keep_a_request_out(tmp_path: Path, caplog) -> None:
+    # One client kept 600 connections waiting, each opened again as it was dropped: every other
+    # request was answered 503, and past the open-file limit no connection was accepted at all.
     with Store.open(tmp_path / "busy.sqlite3") as store, in_process(store, max_connections=4) as url:
         request = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-        idle = [connect(url) for _ in range(2)]
-        assert status_of(raw(url, request)) == 200  # the third connection of four
-        idle.append(connect(url))
-        busy = raw(url, request)
-        assert status_of(busy) == 503 and b'"server_busy"' in busy and CSP.encode() in busy
-        assert b"retry-after: 10\r\n" in busy  # the request timeout: idle connections are gone by then
-        for sock in idle:
+        silent = [connect(url) for _ in range(3)]
+        half = connect(url)
+        half.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            crowd = [connect(url) for _ in range(6)]
+            # The process holds four: each newer connection let go of the one that waited longest.
+            for sock in (*silent, half, *crowd[:2]):
+                assert until_closed(sock) == b""
+            assert status_of(raw(url, request)) == 200
+        assert caplog.text.count("let go of a connection") == 7
+        for sock in crowd[2:]:
             sock.close()
+
+
+def test_a_process_answers_503_when_every_connection_runs_a_request(tmp_path: Path) -> None:
+    db = tmp_path / "busy.sqlite3"
+    with Store.open(db) as store, served(store, max_connections=2) as (url, server):
+        lock = sqlite3.connect(db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # the two new players wait for the database: both run
+        request = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        request += b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+        running = [connect(url) for _ in range(2)]
+        for sock in running:
+            sock.sendall(request)
         deadline = time.monotonic() + 10
-        while status_of(raw(url, request)) != 200:
-            assert time.monotonic() < deadline, "the closed connections were never let go"
-            time.sleep(0.05)
+        while len(server.server_state.tasks) < 2:
+            assert time.monotonic() < deadline, "the requests never ran"
+            time.sleep(0.01)
+        busy = until_closed(connect(url))
+        assert status_of(busy) == 503 and b'"server_busy"' in busy and CSP.encode() in busy
+        assert b"retry-after: 1\r\n" in busy
+        lock.rollback()
+        lock.close()
+        assert [status_of(until_closed(sock)) for sock in running] == [201, 201]
 
 
 def _hint(url: str, game: int, token: str, ms: int) -> httpx.Response:
