@@ -12,21 +12,13 @@ import pytest
 from test_ai_review import random_game
 from twenty48 import fast, spawns
 from twenty48.ai import best_move, pools, search
-from twenty48.ai.chance import CONTINUATIONS, Chances, stream, target_tile
+from twenty48.ai.chance import CONTINUATIONS, Chances, chances_of, stream, target_tile
 from twenty48.ai.continuations import policy, stream_sums
 from twenty48.ai.heuristic import DEFAULT
+from twenty48.ai.review import positions
 from twenty48.ai.solver import PROBABILITY_THRESHOLD
 from twenty48.game import Game
 from twenty48.rules import Board
-
-
-def positions(game: Game) -> list[Board]:
-    replayed = Game.replay(game.seed, (), game.variant, game.start)
-    boards = [replayed.board]
-    for action in game.actions:
-        replayed.play(action)
-        boards.append(replayed.board)
-    return boards
 
 
 def test_a_continuation_plays_the_solvers_move_at_depth_1() -> None:
@@ -57,8 +49,7 @@ def test_reusing_continuations_changes_no_chance() -> None:
     game = random_game(11, 120)
     boards = positions(game)
     target = target_tile(max(b.max_tile for b in boards))
-    shared = Chances(target, game.moves)
-    backwards = [shared.chance(boards[n], n) for n in range(game.moves, -1, -1)][::-1]
+    backwards = chances_of(boards, target)
     alone = [Chances(target, game.moves).chance(board, n) for n, board in enumerate(boards)]
     assert backwards == alone
     assert len(set(alone)) > 1 and all(0 <= c <= 100 for c in alone)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -108,13 +109,18 @@ class Chances:
 
     def chance(self, board: Board, time: int, pace: Pace | None = None) -> float:
         """The chance (0-100, one decimal) of ``board`` at ``time``: the share of the continuations
-        that reach the target. Raises ``ChanceCancelled`` when ``pace`` is stopped meanwhile."""
+        that reach the target."""
+        return round(100.0 * self.reached(board, time, pace) / len(self._streams), 1)
+
+    def reached(self, board: Board, time: int, pace: Pace | None = None) -> int:
+        """How many of the continuations of ``board`` at ``time`` reach the target. Raises
+        ``ChanceCancelled`` when ``pace`` is stopped meanwhile."""
         if not 0 <= time <= self.length:
             raise ValueError(f"time must be within 0..{self.length}, got {time}")
         if board.max_tile >= self.target:
-            return 100.0
+            return len(self._streams)
         if board.is_over() or not fast.representable(board):
-            return 0.0
+            return 0
         b = fast.to_bitboard(board)
         groups = _groups(len(self._streams), pools.THREADS)
         with paced(pace, len(groups)) as controls:
@@ -145,7 +151,15 @@ class Chances:
                 counts = list(pools.thread_pool().map(at_priority, groups, controls))
         if min(counts) < 0:
             raise ChanceCancelled
-        return round(100.0 * sum(counts) / len(self._streams), 1)
+        return sum(counts)
+
+
+def chances_of(boards: Sequence[Board], target: int) -> list[float]:
+    """The chance of each position of a game's line (``boards[n]`` after its ``n``-th move), judged
+    on ``target``, estimated as a review does: the last position first."""
+    chances = Chances(target, len(boards) - 1)
+    found = [chances.chance(boards[n], n) for n in range(len(boards) - 1, -1, -1)]
+    return found[::-1]
 
 
 _NO_TABLE = np.zeros(0, dtype=search.ENTRY)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twenty48.actions import Action, TileMove
-from twenty48.ai.chance import CHANCE_SETTING, Chances, target_tile
+from twenty48.ai.chance import CHANCE_SETTING, ChanceCancelled, Chances, target_tile
 from twenty48.ai.pace import Pace
 from twenty48.ai.solver import SOLVER_VERSION, analyse
 from twenty48.ai.standing import Grade, standings
@@ -104,30 +104,49 @@ def review_game(
     """The review of ``game``'s current line as one JSON object (the shape is in docs/solver.md).
 
     ``progress(done, total)`` is called after each move is reviewed (last move first);
-    ``cancelled()`` is asked before each one, and a True answer raises ``ReviewCancelled``. ``pace``
-    brakes the searches from another thread (``twenty48.ai.Pace``) without changing the review."""
+    ``cancelled()`` is asked before each one (and between its grade and its chance, and before the
+    review is returned), and a True answer raises ``ReviewCancelled``. ``pace`` brakes the searches
+    from another thread (``twenty48.ai.Pace``) without changing the review; stopping it ends the
+    review at once, with ``ReviewCancelled`` once ``cancelled()`` says so (what a stopped search
+    found is never used)."""
     line = game.actions
-    position = Game.replay(game.seed, (), game.variant, game.start)
-    boards = [position.board]
-    for action in line:
-        position.play(action)
-        boards.append(position.board)
+    boards = positions(game)
     total = len(line)
     chances = Chances(target_tile(max(b.max_tile for b in boards)), total)
     moves: list[MoveReview] = []
-    for n in range(total, 0, -1):
-        if cancelled is not None and cancelled():
-            raise ReviewCancelled
-        action = line[n - 1]
-        if isinstance(action, TileMove):
-            best, loss, grade = None, None, None
-        else:
-            best, loss, grade = grade_move(boards[n - 1], action, pace)
-        moves.append(MoveReview(n, _text(action), best, loss, grade, chances.chance(boards[n], n, pace)))
-        if progress is not None:
-            progress(total - n + 1, total)
+    try:
+        for n in range(total, 0, -1):
+            _check(cancelled)
+            action = line[n - 1]
+            if isinstance(action, TileMove):
+                best, loss, grade = None, None, None
+            else:
+                best, loss, grade = grade_move(boards[n - 1], action, pace)
+                _check(cancelled)  # a search stopped meanwhile answered garbage
+            moves.append(MoveReview(n, _text(action), best, loss, grade, chances.chance(boards[n], n, pace)))
+            if progress is not None:
+                progress(total - n + 1, total)
+        start_chance = chances.chance(boards[0], 0, pace)
+    except ChanceCancelled:
+        raise ReviewCancelled from None
+    _check(cancelled)
     moves.reverse()
-    return summarise(moves, chances.chance(boards[0], 0, pace), chances.target)
+    return summarise(moves, start_chance, chances.target)
+
+
+def _check(cancelled: Callable[[], bool] | None) -> None:
+    if cancelled is not None and cancelled():
+        raise ReviewCancelled
+
+
+def positions(game: Game) -> list[Board]:
+    """The boards of ``game``'s current line: the start, then the position after each move."""
+    position = Game.replay(game.seed, (), game.variant, game.start)
+    boards = [position.board]
+    for action in game.actions:
+        position.play(action)
+        boards.append(position.board)
+    return boards
 
 
 def summarise(moves: list[MoveReview], start_chance: float, target: int) -> dict[str, Any]:

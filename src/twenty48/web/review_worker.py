@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -43,6 +44,8 @@ logger = logging.getLogger("twenty48.web")
 REPORT_S = 0.5
 #: Seconds between two looks at how busy the server is.
 TICK_S = 0.1
+#: Seconds between two looks, in the child, at what the server last said (pause, stop).
+WATCH_S = 0.02
 #: The server's own CPU use (a share of one core) from which the review yields, and how long its
 #: searches then pause after each slice of ``twenty48.ai.pace.PACE_NODES`` chance nodes (2-4 ms of
 #: a core: a position takes 3 ms to grade and tens of milliseconds to estimate its chance).
@@ -237,12 +240,23 @@ def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
 
     shared = _child_shared
     pace = Pace()
-    pace.pause(shared[_PAUSE] * 1000)
+    over = threading.Event()
+
+    def watch() -> None:
+        # The server's word, passed on to the running searches: how long to pause (its load), and
+        # to stop (a cancel, a shutdown) at once rather than after the position in hand.
+        while True:
+            pace.pause(shared[_PAUSE] * 1000)
+            if shared[_STOP] == number:
+                pace.stop()
+            if over.wait(WATCH_S):
+                return
+
+    watcher = threading.Thread(target=watch, name="twenty48-review-pace", daemon=True)
+    watcher.start()
 
     def progress(done: int, _total: int) -> None:
         shared[_DONE] = done
-        # The server's word on its load, read after each move: it pauses the next move's searches.
-        pace.pause(shared[_PAUSE] * 1000)
 
     try:
         return review_game(
@@ -250,3 +264,6 @@ def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
         )
     except ReviewCancelled:
         return None
+    finally:
+        over.set()
+        watcher.join()
