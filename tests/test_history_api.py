@@ -80,7 +80,7 @@ def test_another_players_game_is_a_404_everywhere(client: TestClient, store: Sto
 def test_list_summaries_stats_and_assisted_counts(client: TestClient) -> None:
     play(client, 5, auto=True)
     state = play(client, 5)
-    client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
+    client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
     games = client.get("/api/games", params={"sort": "score", "finished": "true"}).json()["games"]
     assert len(games) == 1 and games[0]["auto_moves"] == 5 and games[0]["assisted"] is True
     current = client.get("/api/games", params={"finished": "false"}).json()["games"][0]

@@ -252,6 +252,14 @@ class RankingConnection(Protocol):
     def daily_game_id(self, player_id: int, date: str) -> int | None:
         """The player's daily challenge game of ``date`` (deleted ones too: a date is played once)."""
 
+    def claim_daily_name(self, game_id: int, player_id: int, date: str) -> None:
+        """Record the player's name as the one the daily game of ``date`` is played under, unless
+        the player has none or another game of that date was started under it."""
+
+    def close_daily(self, game_id: int) -> None:
+        """Keep the daily game's entry on its day's board as its row has it now: the day is over
+        and the game is about to be played on."""
+
     def server_secret(self, name: str) -> str | None:
         """The secret's hex digits; None before it is made."""
 

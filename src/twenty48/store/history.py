@@ -5,7 +5,7 @@ operation is scoped to a player as the rest of the store is::
 
     store.positions(player_id, game_id, first=0, count=100)  # Positions: the boards after moves n ...
     store.stats(player_id, "classic", assisted=False)         # Stats of finished unassisted games
-    store.note_hint(player_id, game_id, revision)             # a hint was asked (once per position)
+    store.note_hint(player_id, game_id, revision)             # a hint asked (once per position)
     store.delete_game(player_id, game_id)                     # gone from the player's games
     store.export_game(player_id, game_id)                     # a "twenty48-game/1" dict
     store.export_history(player_id)                           # a "twenty48-history/1" dict
@@ -47,6 +47,12 @@ class HistoryStore:
 
         def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord: ...
 
+        def _load_for_action(
+            self, db: Connection, player_id: int, game_id: int, revision: int | None
+        ) -> tuple[GameRow, Game]: ...
+
+        def _close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow: ...
+
     def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
         """The positions after moves ``first`` .. ``first + count - 1`` (move 0 is the start);
         fewer at the end of the game, none from past it. Costs at most ``CHECKPOINT_EVERY - 1``
@@ -74,14 +80,25 @@ class HistoryStore:
                 db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted)
             )
 
-    def note_hint(self, player_id: int, game_id: int, revision: int) -> None:
-        """Count a hint asked on the game at ``revision``; asking again at that revision counts nothing.
-        The game's revision does not change (a hint is not an action)."""
+    def note_hint(
+        self, player_id: int, game_id: int, revision: int | None = None, *, today: str | None = None
+    ) -> GameRecord:
+        """Count a hint asked on the game at ``revision`` (None: as it stands) and return the game
+        as the hint sees it; asking again at that revision counts nothing. The game's revision does
+        not change (a hint is not an action), but a hint is refused as an action is, counting
+        nothing: on a game that is over or replaced (``GameFinishedError``) or at a revision that
+        is not the current one (``StaleRevisionError``). The check and the count are one
+        transaction, so a hint and the move that ends a ranked game come in one order: a hint
+        first unranks the game before it can reach a board; a hint after it is refused, and the
+        game stays on the board as it ended, unassisted. ``today``: as for ``Store.move``."""
         with self._write() as db:
-            _owned(db, player_id, game_id)
-            if db.hint_revision(game_id) != revision:
+            row, game = self._load_for_action(db, player_id, game_id, revision)
+            if db.hint_revision(game_id) != row.revision:
+                self._close_day(db, row, today)
                 db.add_assists(game_id, hints=1)
-                db.set_hint_revision(game_id, revision)
+                db.set_hint_revision(game_id, row.revision)
+                row = row._replace(ranked=False)
+            return self._as_record(db, row, game)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
         """Remove one of the player's games (its moves and state); if it was the current game the

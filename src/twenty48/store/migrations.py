@@ -361,3 +361,28 @@ def game_reviews_8(db: SQL) -> None:
         )"""
     )
     db.execute("CREATE INDEX game_reviews_by_player ON game_reviews (player_id, state)")
+
+
+def dailies_9(db: SQL) -> None:
+    # The name (players.name_key) a daily game was started under: a name's entry on a day's board
+    # is the one game started under it that day, so that a name passed from player to player, or
+    # taken after the day's game by whichever of many throwaway players did best, brings no other
+    # try. NULL: started without a name, or under one that had its game of the day already. A
+    # daily game stored before this version counts under its player's name of now.
+    db.execute("ALTER TABLE games ADD COLUMN daily_name TEXT")
+    db.execute(
+        "UPDATE games SET daily_name = (SELECT p.name_key FROM players p WHERE p.id = games.player_id) "
+        "WHERE daily IS NOT NULL"
+    )
+    db.execute("CREATE UNIQUE INDEX games_by_daily_name ON games (daily, daily_name)")
+    # A daily game's entry on its day's board as the day left it, kept once the game is played on
+    # after that day (unranked from then on): a day's board is closed at midnight UTC.
+    db.execute(
+        """
+        CREATE TABLE closed_dailies (
+            game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games(id),
+            score INTEGER NOT NULL,
+            max_tile INTEGER NOT NULL,
+            moves INTEGER NOT NULL
+        )"""
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -23,6 +25,8 @@ from twenty48.store import (
 from twenty48.web.models import ErrorAnswer, GameState
 from twenty48.web.review_worker import ReviewQueueFullError
 from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
+
+logger = logging.getLogger("twenty48.web")
 
 
 class TooManyRequestsError(Exception):
@@ -145,8 +149,11 @@ async def _store(_: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, GameConflictError):
         code = next(code for kind, code in _CONFLICTS.items() if isinstance(exc, kind))
         return error_response(409, code, str(exc), GameState.of(exc.game))
-    # The database itself failed (locked by another program, disk full, damaged file).
-    return error_response(503, "store_unavailable", str(exc))
+    # The database itself failed (locked by another program, disk full, damaged file). The reason
+    # names the database (its file, or its host, user and name): the host's log is for that, while
+    # this answer may be public behind the proxy (as /healthz's).
+    logger.warning("answered 503: %s", exc)
+    return error_response(503, "store_unavailable", "the database is unavailable; try again shortly")
 
 
 async def _internal(_: Request, exc: Exception) -> JSONResponse:

@@ -58,12 +58,14 @@ async def positions(
     "/games/{game_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Delete one of the player's games",
-    description="The game leaves the player's games for good; deleting the current game means the "
-    "next `GET /api/game` starts a new one. Its id is never reused.",
+    description="The game leaves the player's games for good; deleting the current game starts a "
+    "new (ranked) one in its place, which `GET /api/game` then shows. Its id is never reused.",
 )
 async def delete_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     await me.run(me.web.store.delete_game, me.player, game_id)
+    # The next current game is started here, not by the GET that would show it: reading stores nothing.
+    await me.run(me.web.store.current_game, me.player, ranked=True)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -85,6 +87,13 @@ async def stats(
 
 @router.get(
     "/games/{game_id}/export",
+    responses={
+        409: {
+            "model": ErrorAnswer,
+            "description": "`game_in_progress`: a ranked game that may still be played (its seed "
+            "would tell every tile to come); `state` is the game.",
+        }
+    },
     summary='One game as a "twenty48-game/1" file',
     description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
     '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
