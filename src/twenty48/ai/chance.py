@@ -52,12 +52,11 @@ CONTINUATIONS = 64
 CAP = 4000
 #: The seed of the streams: stream ``k`` is SplitMix64 output ``k`` of it.
 STREAMS_SEED = 0x2048
-#: The depth the continuations' solver searches each move.
-POLICY_DEPTH = 1
 
-#: What a stored review names of the chance setting, to tell whether it is still current.
+#: What a stored review names of the chance setting, to tell whether it is still current; ``depth``
+#: is the depth of the continuations' solver (``continuations.policy``).
 CHANCE_SETTING: dict[str, Any] = {
-    "depth": POLICY_DEPTH,
+    "depth": 1,
     "continuations": CONTINUATIONS,
     "cap": CAP,
     "streams": STREAMS_SEED,
