@@ -180,7 +180,7 @@ def summary_lines(review: dict[str, Any]) -> list[str]:
         lines = [f"accuracy: {review['accuracy']:.1f} % over {graded} graded moves of {len(moves)}"]
     lines.append("grades: " + ", ".join(f"{grade} {count}" for grade, count in review["grades"].items()))
     target = review["target"]
-    lines.append(f"chance of a {target} at the start: {review['start_chance']:.0f} %")
+    lines.append(f"chance of reaching {target} at the start: {review['start_chance']:.0f} %")
     turn = review["turning_point"]
     if turn is None:
         lines.append("turning point: none (the chance never fell)")
@@ -217,10 +217,11 @@ def largest_falls(review: dict[str, Any]) -> list[tuple[dict[str, Any], float]]:
 
 
 def _fall_text(move: dict[str, Any], fall: float, target: int) -> str:
-    """The fall after ``move`` as a line: "move 212, down, left was better: the chance of ..."."""
+    """The fall after ``move`` as a line: "move 212, down, left was better: the chance of reaching 512
+    fell from 81 % to 34 %"."""
     better = "" if move["best"] in (None, move["played"]) else f", {move['best']} was better"
     after = move["chance"]
     return (
         f"move {move['n']}, {move['played']}{better}: "
-        f"the chance of a {target} fell from {after + fall:.0f} % to {after:.0f} %"
+        f"the chance of reaching {target} fell from {after + fall:.0f} % to {after:.0f} %"
     )
