@@ -74,16 +74,21 @@ export function barChart({ labels, values, format, top, text }) {
   return figure("bars", text.title, plot, dataTable(text.title, [text.label, text.value], rows), text.table);
 }
 
-// A point of note named above it: a dashed line from the top of the plot down to the point, the
-// name at its top, kept inside the picture.
+// Room above the plot for a flag's name.
+const FLAG_ROOM = 12;
+
+// A point of note named above it: a dashed line from above the plot down to the point, the name at
+// its top, in room the picture gains above the plot (kept inside it sideways).
 function flagPoint(plot, point, label) {
   const [x, y] = point.split(",").map(Number);
-  plot.append(svg("line", { class: "flag", x1: x, x2: x, y1: PAD.top, y2: y }));
+  plot.setAttribute("viewBox", `0 ${-FLAG_ROOM} ${WIDTH} ${HEIGHT + FLAG_ROOM}`);
+  plot.append(svg("line", { class: "flag", x1: x, x2: x, y1: PAD.top - FLAG_ROOM + 2, y2: y }));
   plot.append(svg("circle", { class: "flag-point", cx: x, cy: y, r: 2.5 }));
   const room = (WIDTH - PAD.left - PAD.right) / 4;
   const anchor = x < PAD.left + room ? "start" : x > WIDTH - PAD.right - room ? "end" : "middle";
   const shift = anchor === "start" ? 3 : anchor === "end" ? -3 : 0;
-  plot.append(svg("text", { class: "flag-label", x: x + shift, y: PAD.top - 2, "text-anchor": anchor }, label));
+  const top = PAD.top - FLAG_ROOM + 1;
+  plot.append(svg("text", { class: "flag-label", x: x + shift, y: top, "text-anchor": anchor }, label));
 }
 
 /**
