@@ -12,8 +12,8 @@ import pytest
 from test_ai_review import random_game
 from twenty48 import fast, spawns
 from twenty48.ai import best_move, pools, search
-from twenty48.ai.chance import CONTINUATIONS, Chances, chances_of, stream, target_tile
-from twenty48.ai.continuations import policy, stream_sums
+from twenty48.ai.chance import CAP, CONTINUATIONS, Chances, chances_of, stream, target_tile
+from twenty48.ai.continuations import count_reached, policy, stream_sums
 from twenty48.ai.heuristic import DEFAULT
 from twenty48.ai.review import positions
 from twenty48.ai.solver import PROBABILITY_THRESHOLD
@@ -90,3 +90,37 @@ def test_bad_targets_and_times_are_refused() -> None:
             Chances(target, 10)
     with pytest.raises(ValueError, match="time"):
         Chances(256, 10).chance(Game.new(1).board, 11)
+
+
+def test_a_continuation_stopped_part_way_forgets_what_it_held() -> None:
+    # The review stops its searches at once when cancelled; the memory of the streams must not keep
+    # boards whose end was never learnt, or a later estimate meeting them would read a wrong end.
+    game = random_game(13, 100)
+    boards = [fast.to_bitboard(b) for b in positions(game)]
+    exponent = 9  # 512: most continuations of these positions reach it, not all
+    streams = np.array([stream(k) for k in range(CONTINUATIONS)], dtype=np.uint64)
+    span = game.moves + CAP + 1
+    sums = np.empty((CONTINUATIONS, span), dtype=np.int64)
+    stream_sums(streams, sums)
+    table = pools.heuristic_table(DEFAULT)
+    no_table = np.zeros(0, dtype=search.ENTRY)
+    later = np.zeros((CONTINUATIONS, span), dtype=np.uint64), np.zeros((CONTINUATIONS, span), dtype=np.int64)
+
+    def count(n: int, rows: slice, memory: tuple[np.ndarray, np.ndarray], control: np.ndarray) -> int:
+        seen, ends = memory[0][rows], memory[1][rows]
+        args = (boards[n], n, CAP, exponent, streams[rows], sums[rows], seen, ends, PROBABILITY_THRESHOLD)
+        return count_reached(*args, table, DEFAULT.loss, no_table, control)
+
+    for n in range(70, 60, -1):
+        count(n, slice(None), later, search.new_control())
+    # Each stream's continuation of position 60 alone (their memories are their own): its end and
+    # the chance nodes it takes; a stop half-way through one that does not reach the target.
+    ends, nodes = [], []
+    for k in range(CONTINUATIONS):
+        control = search.new_control()
+        ends.append(count(60, slice(k, k + 1), (later[0].copy(), later[1].copy()), control))
+        nodes.append(int(control[search.NODES]))
+    k = next(k for k in range(CONTINUATIONS) if ends[k] == 0 and nodes[k] > 10)
+    stopped = search.new_control(limit=sum(nodes[:k]) + nodes[k] // 2)
+    assert count(60, slice(None), later, stopped) == -1
+    assert count(60, slice(None), later, search.new_control()) == sum(ends)

@@ -114,6 +114,8 @@ def _play_on(
         if t == end:
             return _close(boards, ends, first, t, _CUT - t, 0)
         if control[STOP]:
+            # Forget the boards this one held: how it would have ended is not known.
+            boards[first:t] = 0
             return -1
         boards[t] = b
         mask = legal_mask(b)
