@@ -290,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.store import StoreError, open_store
     from twenty48.store.location import is_postgres
     from twenty48.web import create_app
-    from twenty48.web.app import stop_hints
+    from twenty48.web.app import stop_work
     from twenty48.web.server import QuietServer, server_config
 
     try:
@@ -344,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
     )
-    server = QuietServer(config, on_shutdown=partial(stop_hints, app))
+    server = QuietServer(config, on_shutdown=partial(stop_work, app))
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
     warning = network_warning(args.host, port, reachable, answered)
     if warning is not None:

@@ -27,6 +27,7 @@ from twenty48.store.errors import (
     StoreUnreadableError,
 )
 from twenty48.store.history import HistoryStore
+from twenty48.store.imports import ImportStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import parse_location, postgres_backend
 from twenty48.store.players import PlayersStore
@@ -44,7 +45,9 @@ SORTS = ("date", "score", "max_tile")
 TERMINAL_PLAYER = "terminal"
 
 
-class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore):
+class Store(
+    GameRows, HistoryStore, ImportStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore
+):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     # ---- opening --------------------------------------------------------------------------------

@@ -386,3 +386,27 @@ def dailies_9(db: SQL) -> None:
             moves INTEGER NOT NULL
         )"""
     )
+
+
+def imports_10(db: SQL) -> None:
+    # What makes two games the same to an import (``transfer.digest``: spawn scheme, seed, variant,
+    # start, actions): written with an imported game, filled in by an import for the stored games
+    # it compares with, forgotten (NULL) whenever a game changes. Found through the index, so an
+    # import never loads or replays the games it is compared with.
+    db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+    db.execute("CREATE INDEX games_by_digest ON games (player_id, digest)")
+    # The import a game is being stored by: hidden (set_aside) until the import's last transaction
+    # shows all its games at once; deleted if the import stops. The text begins with the import's
+    # start time (Unix seconds, 12 digits), so that what a killed process left is found by age.
+    db.execute("ALTER TABLE games ADD COLUMN import_token TEXT")
+    db.execute("CREATE INDEX games_staged ON games (import_token) WHERE import_token IS NOT NULL")
+    # An imported game's assisted counts are its file's word: the unassisted statistics leave
+    # imported games out, and their covering index gains the origin to say so.
+    db.execute("DROP INDEX games_stats")
+    db.execute(
+        "CREATE INDEX games_stats ON games (player_id, variant, id, score, max_tile, won, over, set_aside, "
+        "hints, auto_moves, undos, origin)"
+    )
+    # The player's one import in flight, a lease as the hint's.
+    db.execute("ALTER TABLE player_limits ADD COLUMN import_lease TEXT")
+    db.execute("ALTER TABLE player_limits ADD COLUMN import_until DOUBLE PRECISION")

@@ -37,6 +37,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     migrations.players_7,
     migrations.game_reviews_8,
     migrations.dailies_9,
+    migrations.imports_10,
 ]
 
 
