@@ -62,9 +62,13 @@ def test_games_alike_are_kept_apart_and_a_second_import_adds_nothing(store: Stor
     player = store.local_player().id
     for hints in range(4):
         record = store.new_game(player, seed=5)
-        record = store.move(player, record.id, "up", revision=record.revision).game
-        for revision in range(hints):
-            store.note_hint(player, record.id, revision)
+        # A hint counts once per position: the first ``hints`` of the three positions get one.
+        for move, direction in enumerate(("up", "left", "down")):
+            if move < hints:
+                store.note_hint(player, record.id, record.revision)
+            outcome = store.move(player, record.id, direction, revision=record.revision)
+            assert outcome.turn.changed
+            record = outcome.game
     exported = store.export_history(player)
     assert [g["hints"] for g in exported["games"]] == [0, 1, 2, 3]
     with Store.open(tmp_path / "other.sqlite3") as other:
