@@ -27,7 +27,7 @@ from twenty48.ai.review import (
 from twenty48.ai.standing import Grade
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store.reviews import setting_text
+from twenty48.store.reviews.operations import setting_text
 
 # Up, left and right are legal; after left the one gap is in the top right corner and whatever
 # spawns there nothing can merge (the board of tests/test_ai_standing.py).
