@@ -6,6 +6,7 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.leaderboard("daily", "classic", date="2026-12-01", player_id=me)
     store.public_owner(game_id, today="2026-12-01")   # the player, or GameNotFoundError
     store.public_replay(game_id, today=...)           # the owner's Replay; public_positions(...)
+    store.public_game(game_id, today=...)             # (the owner's display name, the GameRecord)
 
 What is on a board: ranked games only (played through the server's own moves, never assisted,
 from a seed nobody chose: ``games.ranked``), of players with a display name who did not hide
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from twenty48.store.backend import BoardQuery, Connection
 from twenty48.store.errors import GameNotFoundError
-from twenty48.store.records import ID_LIMIT, Leaderboard, Positions, Replay
+from twenty48.store.records import ID_LIMIT, GameRecord, Leaderboard, Positions, Profile, Replay
 from twenty48.variants import CLASSIC, get_variant
 
 #: The boards there are.
@@ -49,6 +50,10 @@ class BoardsStore:
         def replay(self, player_id: int, game_id: int) -> Replay: ...
 
         def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions: ...
+
+        def get_game(self, player_id: int, game_id: int) -> GameRecord: ...
+
+        def profile(self, player_id: int) -> Profile: ...
 
     def leaderboard(
         self,
@@ -104,3 +109,8 @@ class BoardsStore:
 
     def public_positions(self, game_id: int, today: str, first: int = 0, count: int = 100) -> Positions:
         return self.positions(self.public_owner(game_id, today), game_id, first, count)
+
+    def public_game(self, game_id: int, today: str) -> tuple[str, GameRecord]:
+        """Who played a public game (their display name) and the game, for its replay's title."""
+        owner = self.public_owner(game_id, today)
+        return self.profile(owner).name or "", self.get_game(owner, game_id)

@@ -4,7 +4,7 @@ A part of ``Store`` (``twenty48.store.games``)::
 
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
-    store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
+    store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank, score)
     store.adopt_pending(player_id, game)  # a new visitor's first game, at its first move
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
@@ -142,7 +142,9 @@ class RankingStore:
             if found is None or db.game(player_id, found) is None:
                 return Daily(date, None, None)
             entry = db.board_entry(BoardQuery(CLASSIC.name, date, 1, 0), player_id)
-            return Daily(date, found, entry.rank if entry is not None else None)
+            if entry is None:
+                return Daily(date, found, None)
+            return Daily(date, found, entry.rank, entry.score)
 
     def adopt_pending(self, player_id: int, game: Game) -> GameRecord:
         """The stored copy of a visitor's first game, held by the server unsaved until its first
