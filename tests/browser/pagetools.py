@@ -73,7 +73,9 @@ def board(page: Page) -> list[int]:
 
 
 def numbers(page: Page) -> dict[str, int]:
-    return {name: int(page.text_content(f"#{name}") or "") for name in ("score", "best", "moves")}
+    """The header's numbers, as written in English ("3,476")."""
+    texts = {name: page.text_content(f"#{name}") or "" for name in ("score", "best", "moves")}
+    return {name: int(text.replace(",", "")) for name, text in texts.items()}
 
 
 def server_state(page: Page) -> dict[str, Any]:
@@ -91,7 +93,7 @@ def flat(rows: Any) -> list[int]:
 def settled(page: Page, moves: int, timeout: float = 5000) -> None:
     """Wait until the page shows ``moves`` moves and no animation is running."""
     page.wait_for_function(
-        """moves => document.querySelector('#moves').textContent === String(moves)
+        """moves => document.querySelector('#moves').textContent === moves.toLocaleString('en')
             && !document.querySelector('#fx').children.length
             && !document.querySelector('#board').classList.contains('sliding')""",
         arg=moves,

@@ -68,7 +68,7 @@ def expect_position(page: Page, game: Game, move: int) -> None:
     at_move(page, move)
     want = Game.replay(game.seed, game.actions[:move])
     assert replay_board(page) == flat(want.board.rows)
-    assert int(page.text_content("[data-part=score]") or "") == want.score
+    assert int((page.text_content("[data-part=score]") or "").replace(",", "")) == want.score
     assert page.evaluate("location.hash").endswith(f"/{move}")  # the address names the move shown
 
 
