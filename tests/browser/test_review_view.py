@@ -4,6 +4,7 @@ viewer at that position with the played and the better move drawn; Japanese, bot
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -112,3 +113,39 @@ def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: Live
     other.wait_for_selector(message)
     assert other.text_content(message) == "This game does not exist, or it is not yours."
     assert other.locator("[data-part=start-review]").count() == 0
+
+
+# A chart drawn into the view: its picture's width against the view's, its rings and its axis.
+CROWDED = """async ([values, marks]) => {
+  const { lineChart } = await import('/static/views/chart.js');
+  const text = { title: 'chart', table: 'table', label: 'move', value: 'value' };
+  const chart = lineChart({ values, marks, format: String, text });
+  const view = document.querySelector('#views .view');
+  view.append(chart);
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const svg = chart.querySelector('svg');
+  return {
+    width: svg.getBoundingClientRect().width, view: view.clientWidth,
+    drawn: +svg.getAttribute('viewBox').split(' ')[2],
+    rings: [...svg.querySelectorAll('circle.mark')]
+      .map((c) => [+c.getAttribute('cx'), +c.getAttribute('cy'), c.classList[1]]),
+    ticks: [...svg.querySelectorAll('text.tick')].map((t) => t.textContent),
+  };
+}"""
+
+
+def test_a_crowded_chart_merges_its_rings_takes_the_views_width_and_counts_in_round_steps(
+    pages: Pages,
+) -> None:
+    page = pages.open("/#/stats")
+    page.wait_for_selector("#views h2")
+    # A long game's outlook with a mistake or blunder every other move (the reviews' worst case).
+    values = [round(782 * (0.6 + 0.4 * math.sin(i / 9))) for i in range(400)]
+    marks = [{"index": i, "kind": "blunder" if i % 6 == 1 else "mistake"} for i in range(1, 400, 2)]
+    found = page.evaluate(CROWDED, [values, marks])
+    assert found["width"] == found["view"] == found["drawn"]  # drawn at its own width: text keeps its size
+    rings = found["rings"]
+    assert 0 < len(rings) < len(marks)
+    assert all(math.dist(a[:2], b[:2]) >= 2 * 3.5 for i, a in enumerate(rings) for b in rings[i + 1 :])
+    assert {kind for *_, kind in rings} == {"blunder", "mistake"}
+    assert found["ticks"] == ["0", "200", "400", "600", "800"]  # round numbers, not the largest value

@@ -8,7 +8,7 @@
 
 import { call } from "../api.js";
 import { lineChart } from "./chart.js";
-import { element, errorText } from "./dom.js";
+import { element, errorText, gameTitle } from "./dom.js";
 
 const POLL_MS = 700;
 const LISTED = new Set(["mistake", "blunder"]);
@@ -42,13 +42,22 @@ export class ReviewView {
     this.gameId = gameId;
     const generation = this.generation;
     const head = element("div", { class: "replay-head" });
+    const title = element("h2", {}, this.t("review"));
     head.append(
-      element("h2", {}, this.t("reviewOf", { id: gameId })),
+      title,
       element("a", { class: "btn quiet", href: `#/replay/${gameId}/0`, "data-part": "to-replay" }, this.t("replay")),
     );
     this.body = element("div", { class: "review-body", "aria-live": "polite" });
     this.root.replaceChildren(head, this.body);
-    await this.refresh(generation);
+    await Promise.all([this.refresh(generation), this.name(title, generation)]);
+  }
+
+  // Titled by the game's date, mode and score; "Review" until they come (or if they cannot).
+  async name(title, generation) {
+    const game = await call("GET", `/api/games/${this.gameId}`).catch(() => null);
+    if (!game || generation !== this.generation) return;
+    title.textContent = gameTitle(this.i18n, "reviewOf", game);
+    document.title = `${title.textContent} · 2048`;
   }
 
   close() {
@@ -109,7 +118,7 @@ export class ReviewView {
 
   progress(status) {
     const bar = element("progress", { max: String(Math.max(1, status.total)), value: String(status.done), "aria-label": this.t("reviewing") });
-    const text = status.state === "queued" ? this.t("reviewQueued") : this.t("reviewProgress", { done: status.done, total: status.total });
+    const text = status.state === "queued" ? this.t("reviewQueued") : this.t("reviewProgress", { done: status.done, n: status.total });
     const cancel = element("button", { class: "btn quiet", "data-part": "cancel-review" }, this.t("cancel"));
     cancel.addEventListener("click", () => this.act("DELETE"));
     this.body.replaceChildren(element("p", { "data-part": "progress" }, text), bar, cancel);
