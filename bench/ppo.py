@@ -1,4 +1,4 @@
-"""The README's MaskablePPO minute: how much sb3-contrib's MaskablePPO learns on the vector env.
+"""The MaskablePPO minute of docs/rl.md: how much sb3-contrib's MaskablePPO learns on the vector env.
 
 Needs the sb3 extra. Measures the policy's mean final score over a fixed set of games (the same seeds
 before and after, actions sampled from the policy as in training), trains for `--steps` environment
@@ -21,7 +21,7 @@ from twenty48.env.sb3 import Twenty48SB3VecEnv
 
 
 def make_model(envs: int, seed: int) -> MaskablePPO:
-    """The README's configuration: many boards per step (SB3's per-step overhead is shared by all of
+    """docs/rl.md's configuration: many boards per step (SB3's per-step overhead is shared by all of
     them), short rollouts, few epochs over large batches, a small network and a brisk learning rate."""
     env = VecMonitor(Twenty48SB3VecEnv(envs, obs="onehot", reward="log"), info_keywords=("score",))
     return MaskablePPO(

@@ -10,7 +10,7 @@ The features and weights are nneonneo/2048-ai's; its per-line bonus of 200000 ap
 as the value of a lost position, -8 * 200000 (only the difference matters).
 ``bench/tune_heuristic.py`` searched for better weights and found none that held up: weights
 tuned at depth 2 played depth 2 a third better but depth 3 worse, and a local search at
-depth 3 stayed within the noise of these (README, "Solver")."""
+depth 3 stayed within the noise of these (docs/solver.md, "Heuristic")."""
 
 from __future__ import annotations
 

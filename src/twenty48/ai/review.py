@@ -117,7 +117,7 @@ def review_game(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
-    """The review of ``game``'s current line as one JSON object (the shape is in the README).
+    """The review of ``game``'s current line as one JSON object (the shape is in docs/solver.md).
 
     ``progress(done, total)`` is called after each move; ``cancelled()`` is asked before each one,
     and a True answer raises ``ReviewCancelled``."""

@@ -1,8 +1,7 @@
 // The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices. The rest loads after the first board, or on first use: autoplay.js (hint, auto-play),
-// newgame.js, ask.js, daily.js, audio.js, howto.js, share.js, settings-view.js, views/.
+// choices. The rest (autoplay.js, the dialogs, views/...) loads after the first board or on first use.
 
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
@@ -28,8 +27,7 @@ const sound = {
 };
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
-// A module loaded on first use, once however often asked (again after a failure): get() its promise;
-// value once there.
+// A module loaded on first use, once (again after a failure): get() its promise; value once there.
 function lazy(load) {
   const it = { get: () => (it.promise ??= load().then((v) => (it.value = v), (e) => ((it.promise = null), Promise.reject(e)))) };
   return it;
@@ -50,9 +48,10 @@ const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
 const ask = (topic) => use(asker, (a) => a(topic)).then((yes) => yes === true);
 const daily = lazy(() => import("./daily.js").then((m) => new m.DailyEntry(queue, i18n, ask)));
 const audio = lazy(() => import("./audio.js").then(({ Sound }) => sound.start(new Sound(settings))));
-// Fetched once the board is up (and after each answer, until there), so that the first Hint, New
-// game or Auto-play answers at once.
+// Fetched once the board is up (and after answers until there): the first Hint or New game is quick.
 const prefetch = () => [solver, dialog, daily, audio].forEach((part) => part.value || part.get().catch(() => {}));
+// No server at the start: the last board seen here (lastseen.js), if at hand.
+const standIn = () => import("./lastseen.js").then((m) => m.standIn(queue, hud, i18n), () => {});
 
 // Undo, a hint or auto-play unranks a ranked game for good: the page asks first, each time such a
 // game is about to lose its place (the server's answer then says it is unranked). `agreed` names
@@ -144,12 +143,14 @@ async function start() {
     daily.value?.render();
   }, unloaded);
   bind();
-  await Promise.all([spoken, queue.load()]);
+  await Promise.all([spoken, queue.load(standIn)]);
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
   prefetch();
   queue.addEventListener("idle", prefetch);
+  import("./lastseen.js").then((m) => m.keep(queue));
+  import("./installable.js").then((m) => m.install());
   route();
 }
 

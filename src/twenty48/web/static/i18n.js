@@ -1,16 +1,13 @@
 // English, Japanese and Chinese. Elements name their text with data-i18n (content) and
-// data-i18n-label (aria-label and title); placeholders look like {n} (a number is written as number()
-// writes it); a string with plural forms ({one, other}) follows {n}. Each language is a module of its
-// own, fetched only for a player who reads it (the page's own HTML is English until then).
+// data-i18n-label (aria-label and title); placeholders look like {n}, numbers written by number();
+// plural forms ({one, other}) follow {n}. Each language is a module, fetched for who reads it.
 
-// What the page must be able to say before (or without) its language's strings: that the server,
-// or a part of the page, is out of reach.
+// Said even before (or without) a language's strings.
 const CORE = {
   offline: "Can't reach the server; retrying… ({n} waiting)",
   online: "Connected again.",
   loadFailed: "This part of the page could not be loaded; check the connection and try again.",
 };
-// The languages' strings (i18n-en.js, i18n-ja.js, i18n-zh.js), each fetched the first time it shows.
 const STRINGS = {};
 
 // Strings of parts of the page loaded later (views/strings.js), by language: kept apart because a
@@ -52,7 +49,7 @@ export class I18n {
     for (const [lang, texts] of Object.entries(strings)) EXTRA[lang] = { ...EXTRA[lang], ...texts };
   }
 
-  // Shows the page in `lang`, fetching its strings the first time (until then, what is there stands in).
+  // Shows the page in `lang`, fetching its strings the first time.
   async apply(lang) {
     STRINGS[lang] ??= (await import(`./i18n-${lang}.js`)).default;
     this.lang = lang;

@@ -6,22 +6,7 @@ import { stylesheet } from "./settings-ui.js";
 
 const $ = (id) => document.getElementById(id);
 
-const HTML = `
-<dialog id="confirm" aria-labelledby="confirm-title">
-  <h2 id="confirm-title" data-i18n="confirmTitle">Start a new game?</h2>
-  <p id="confirm-text" data-i18n="confirmText">The current game ends here and stays in your history.</p>
-  <fieldset class="modes">
-    <legend data-i18n="mode">Mode</legend>
-    <label><input type="radio" name="variant" value="classic" checked><span data-i18n="classic">Classic</span></label>
-    <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
-    <p class="note" id="mode-rules" data-i18n="classicRules"></p>
-  </fieldset>
-  <div class="row">
-    <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
-    <button id="confirm-yes" class="btn" data-i18n="newGame" autofocus>New game</button>
-  </div>
-</dialog>`;
-
+// The dialog's own words, added to i18n.js's when it is built: the first board does without them.
 const STRINGS = {
   en: {
     confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
@@ -39,6 +24,22 @@ const STRINGS = {
     mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
   },
 };
+
+const HTML = `
+<dialog id="confirm" aria-labelledby="confirm-title">
+  <h2 id="confirm-title" data-i18n="confirmTitle">Start a new game?</h2>
+  <p id="confirm-text" data-i18n="confirmText">The current game ends here and stays in your history.</p>
+  <fieldset class="modes">
+    <legend data-i18n="mode">Mode</legend>
+    <label><input type="radio" name="variant" value="classic" checked><span data-i18n="classic">Classic</span></label>
+    <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
+    <p class="note" id="mode-rules" data-i18n="classicRules"></p>
+  </fieldset>
+  <div class="row">
+    <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
+    <button id="confirm-yes" class="btn" data-i18n="newGame" autofocus>New game</button>
+  </div>
+</dialog>`;
 
 // What New game (the button and the N key) and the mode button do. Built on first use (app.js), as
 // the settings dialog is: the first board does not need it.

@@ -1,5 +1,5 @@
 // The settings as the page applies them (theme, high-contrast tiles, language), the sound button and
-// the language links; the settings dialog (settings-view.js) loads when its button is first pressed.
+// the language links.
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +24,7 @@ function applyLook(settings) {
 }
 
 // `relabel` redraws what the page wrote itself (cell labels, scores, the mode) in the new language;
-// `failed` says that its strings could not be fetched.
+// `failed` says its strings could not be fetched.
 async function applyLanguage(i18n, lang, relabel, failed) {
   try {
     await i18n.apply(lang);
@@ -35,7 +35,7 @@ async function applyLanguage(i18n, lang, relabel, failed) {
   relabel();
 }
 
-// Resolves once the page speaks its language (or English, that one out of reach).
+// Resolves once the page speaks its language (or tried to).
 export function bindSettings(settings, i18n, relabel, failed) {
   applyLook(settings);
   const spoken = applyLanguage(i18n, i18n.lang, relabel, failed);
