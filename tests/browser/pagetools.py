@@ -171,6 +171,19 @@ def prepare(
     return server.store.load_game(player_id(page, server), record.id)
 
 
+#: A position one move (left) from the end.
+NEAR_OVER = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]]
+
+
+def game_over(page: Page, server: LiveServer) -> Game:
+    """Make the page's game end (its last move, left, played by key); returns the game as it ended."""
+    game = prepare(page, server, NEAR_OVER, seed=1)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#over", state="visible")
+    game.move("left")
+    return game
+
+
 def current_game(page: Page, server: LiveServer) -> Game:
     """An independent copy of the page's player's current game, as stored."""
     state = server_state(page)

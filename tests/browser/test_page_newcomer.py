@@ -5,10 +5,9 @@ there is one) through the system's share sheet, or the clipboard where there is 
 from __future__ import annotations
 
 import pytest
-from pagetools import LiveServer, Pages, player_id, prepare, ready
-from playwright.sync_api import Page, expect
+from pagetools import LiveServer, Pages, game_over, player_id, ready
+from playwright.sync_api import expect
 from test_boards_views import finished_ranked_game, unique
-from test_page_flow import NEAR_OVER
 
 pytestmark = pytest.mark.browser
 
@@ -34,19 +33,12 @@ def test_how_to_play_is_one_press_away_in_every_language(pages: Pages) -> None:
         page.wait_for_selector("#how-to-play", state="hidden")
 
 
-def game_over(page: Page) -> None:
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
-
-
 def test_a_finished_games_result_is_copied_where_there_is_no_share_sheet(
     pages: Pages, live_server: LiveServer
 ) -> None:
     page = pages.open(permissions=["clipboard-read", "clipboard-write"])
     assert page.evaluate("navigator.share") is None  # Chromium on Linux has no share sheet
-    game = prepare(page, live_server, NEAR_OVER, seed=1)
-    game_over(page)
-    game.move("left")
+    game = game_over(page, live_server)
     page.click("#share")
     text = f"I scored {game.score:,} points in 2048; my largest tile was {game.board.max_tile}."
     expect(page.locator("#notice")).to_have_text(f"Copied to the clipboard: {text}")

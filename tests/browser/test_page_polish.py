@@ -15,6 +15,7 @@ from pagetools import (
     OPEN,
     LiveServer,
     Pages,
+    game_over,
     prepare,
     ready,
     server_state,
@@ -381,9 +382,7 @@ def test_game_over_disables_auto_play_and_the_arrows_like_hint_and_undo(
     pages: Pages, live_server: LiveServer
 ) -> None:
     page = pages.open()
-    prepare(page, live_server, NEAR_OVER, seed=1)
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
+    game_over(page, live_server)
     assert page.is_disabled("#auto") and page.is_disabled("#hint") and page.is_disabled("#undo")
     # The arrows under the board look as dead as Hint does (and are).
     hint = page.eval_on_selector("#hint", LOOK)

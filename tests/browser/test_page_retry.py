@@ -28,7 +28,8 @@ def refused(page: Page, control: str) -> None:
 def test_a_part_that_could_not_be_fetched_says_so_and_comes_on_the_next_try(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open(allow_errors=True)  # the failed fetches are logged
+    # The failed fetches are logged; no service worker, whose own fetches a route would not see.
+    page = pages.open(allow_errors=True, service_workers="block")
     prepare(page, live_server, OPEN)
     page.route("**/static/**", down)
     refused(page, "#history")

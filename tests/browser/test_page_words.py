@@ -6,11 +6,10 @@ also for what was said before that language's strings came."""
 from __future__ import annotations
 
 import pytest
-from pagetools import LiveServer, Pages, hold_first, player_id, prepare, wait_held
+from pagetools import LiveServer, Pages, game_over, hold_first, player_id, wait_held
 from playwright.sync_api import Page, expect
 from test_boards_views import finished_ranked_game, unique
 from test_history_views import loaded, long_game
-from test_page_flow import NEAR_OVER
 from test_review_view import NO_REVIEW_YET
 
 pytestmark = pytest.mark.browser
@@ -64,11 +63,8 @@ def test_games_are_named_by_date_mode_and_score_in_one_format(pages: Pages, live
 def test_what_was_announced_before_the_pages_language_came_is_said_again_in_it(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open()
-    prepare(page, live_server, NEAR_OVER, seed=1)
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
-    score = int(page.text_content("#score") or "")
+    page = pages.open(service_workers="block")  # the strings' request is held, not the worker's copy
+    score = game_over(page, live_server).score
     held = hold_first(page, "**/i18n-zh.js")
     page.goto("/?lang=zh")
     wait_held(page, held)
