@@ -176,7 +176,7 @@ def test_todays_board_says_when_its_replays_open_and_styles_its_day(
     me = player_id(page, live_server)
     store.set_name(me, unique("Today"))
     played_out(store, me, store.daily_game(me, datetime.now(UTC).date().isoformat()))
-    page.click("#leaderboard")
+    page.goto("/#/leaderboard/daily")
     row = page.locator(".board-table tr.mine")
     # Finished, but its day is not: the replay column says when, and so does a line under the board.
     expect(row.locator("[data-part=later]")).to_have_text("Tomorrow")

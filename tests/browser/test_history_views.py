@@ -414,15 +414,17 @@ def test_export_is_offered_where_given_and_refusals_are_said(
     saved = tmp_path / "game.json"
     download.value.save_as(saved)
     assert saved.read_bytes() == page.request.get(f"/api/games/{done}/export").body()
-    # Refused anyway (the list was out of date): the view says why, in the page's language.
+    # Refused anyway (the list was out of date): the view says why, in the page's language, naming
+    # the game as its row does (by when it began).
+    began = page.text_content(f"tr[data-game='{done}'] td")
     refusals = [
         (
             409,
             "game_in_progress",
-            f"ゲーム {done} はプレイ中のランキング対象ゲームです。終わってから書き出せます。",
+            f"{began}のゲームはプレイ中のランキング対象ゲームです。終わってから書き出せます。",
         ),
         (404, "not_found", "このゲームは存在しないか、あなたのものではありません。"),
-        (400, "bad_request", f"ゲーム {done} は書き出されませんでした: nope"),
+        (400, "bad_request", f"{began}のゲームは書き出されませんでした: nope"),
     ]
     for status, code, words in refusals:
         page.unroute("**/export")
