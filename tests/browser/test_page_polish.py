@@ -73,7 +73,7 @@ GEOMETRY = """() => {
     return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
   };
   // Beside the language links the daily entry's name stands over the rest by design: each on one line.
-  const wraps = (b) => (b.id === 'daily' && getComputedStyle(b.firstChild).display === 'block'
+  const wraps = (b) => (b.id === 'daily' && getComputedStyle(b.firstElementChild).display === 'block'
     ? [...b.children].some((part) => lines(part) > 1) : lines(b) > 1);
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const buttons = [...document.querySelectorAll('button')].filter(visible);
