@@ -82,6 +82,22 @@ function axis(plot, width, { step, top }, format) {
 
 const whole = (values) => values.every(Number.isInteger);
 
+// Room above the plot for a flag's name.
+const FLAG_ROOM = 12;
+
+// A point of note named above it: a dashed line from above the plot down to the point, the name at
+// its top, in room the picture gains above the plot (kept inside it sideways).
+function flagPoint(plot, width, { x, y }, label) {
+  plot.setAttribute("viewBox", `0 ${-FLAG_ROOM} ${width} ${HEIGHT + FLAG_ROOM}`);
+  plot.append(svg("line", { class: "flag", x1: x, x2: x, y1: PAD.top - FLAG_ROOM + 2, y2: y }));
+  plot.append(svg("circle", { class: "flag-point", cx: x, cy: y, r: 2.5 }));
+  const room = (width - PAD.left - PAD.right) / 4;
+  const anchor = x < PAD.left + room ? "start" : x > width - PAD.right - room ? "end" : "middle";
+  const shift = anchor === "start" ? 3 : anchor === "end" ? -3 : 0;
+  const top = PAD.top - FLAG_ROOM + 1;
+  plot.append(svg("text", { class: "flag-label", x: x + shift, y: top, "text-anchor": anchor }, label));
+}
+
 /**
  * Bars, one per label. `values` are numbers; `format` writes a value for the axis and the table;
  * `top` fixes the axis maximum (a rate's 1), otherwise the largest value sets it.
@@ -116,12 +132,13 @@ export function barChart({ labels, values, format, top, text }) {
 }
 
 /**
- * A line through `values` in order (oldest first), for the recent scores and a review's outlook;
+ * A line through `values` in order (oldest first), for the recent scores and a review's chance;
  * `text` as for barChart. Optional: `top` fixes the axis maximum, `labels` name the points in the
  * table (1, 2, ... otherwise), `marks` ([{index, kind}]) ring points of note (a review's mistakes):
- * rings that would overlap merge into one, of the most severe kind among them.
+ * rings that would overlap merge into one, of the most severe kind among them; `flag` ({index,
+ * label}) marks one point and names it above it (a review's turning point).
  */
-export function lineChart({ values, format, text, top, labels, marks = [] }) {
+export function lineChart({ values, format, text, top, labels, marks = [], flag = null }) {
   const scaled = scale(top ?? Math.max(1, ...values), whole(values));
   const draw = (plot, width) => {
     axis(plot, width, scaled, format);
@@ -131,6 +148,8 @@ export function lineChart({ values, format, text, top, labels, marks = [] }) {
     const points = values.map((_, i) => point(i));
     if (values.length > 1) plot.append(svg("polyline", { class: "line", points: points.map(({ x, y }) => `${x},${y}`).join(" ") }));
     if (values.length === 1) plot.append(svg("circle", { class: "dot", cx: points[0].x, cy: points[0].y, r: 3 }));
+    // The flag first, so that a ring on the same point stays in sight.
+    if (flag) flagPoint(plot, width, points[flag.index], flag.label);
     // The most severe first, so that of a crowd the kept ring is its worst.
     const ringed = marks
       .map(({ index, kind }) => ({ ...points[index], kind }))
