@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,8 @@ def test_new_game_from_a_seed(client: TestClient) -> None:
     assert state["seed"] == 12345
     assert state["board"] == [list(r) for r in Game.new(12345).board.rows]
     assert client.get("/api/game").json() == state
+    # When it began, which is how a player tells one game from another (the page's titles).
+    assert datetime.fromisoformat(state["created_at"]).tzinfo is not None
     assert client.post("/api/games").status_code == 201
     assert client.post("/api/games", json={}).status_code == 201
 

@@ -46,7 +46,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.public_replay(game_id, today)       # a game on a leaderboard, for anyone; public_positions(...)
     record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
     record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
-    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's leaderboard)
+    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank and score on the day's leaderboard)
     record = store.adopt_pending(player.id, game)  # a new visitor's first game
     store.server_secret("daily")              # 32 random bytes, made once, kept in the database
     store.request_review(player.id, game_id, setting)  # a game review's job, or the stored review

@@ -311,3 +311,5 @@ class Daily:
     game_id: int | None
     #: The game's place on the day's board; None unless it is a ranked daily game.
     rank: int | None
+    #: Its score there (None with no place): a place among games still at 0 means nothing yet.
+    score: int | None = None

@@ -421,6 +421,11 @@ class Store:
     def public_positions(self, game_id: int, today: str, first: int = 0, count: int = 100) -> Positions:
         return self._leaderboards.public_positions(game_id, today, first, count)
 
+    def public_game(self, game_id: int, today: str) -> tuple[str, GameRecord]:
+        """Who played a public game (their display name) and the game, for its replay's title."""
+        owner = self.public_owner(game_id, today)
+        return self.profile(owner).name or "", self.get_game(owner, game_id)
+
     # ---- reviews (``reviews.operations``) -------------------------------------------------------
 
     def request_review(
