@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from twenty48 import store as store_module
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.ai import best_move, rank_moves
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
@@ -408,7 +408,7 @@ async def test_an_unreadable_database_can_be_played_without_saving(db):
 
 async def test_a_busy_database_can_be_tried_again(db, monkeypatch):
     Store.open(db).close()
-    monkeypatch.setattr(store_module.sqlite, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 50)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
     app = make_app(db, seed=4)

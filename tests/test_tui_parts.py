@@ -16,7 +16,7 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
-from twenty48 import store as store_module
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
@@ -360,7 +360,7 @@ def _wait_or_kill(pid: int, timeout: float) -> int:
 def test_a_busy_database_is_not_called_damaged(tmp_path, monkeypatch):
     path = tmp_path / "games.sqlite3"
     Store.open(path).close()
-    monkeypatch.setattr(store_module.sqlite, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 50)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

@@ -308,6 +308,7 @@ INTEGER_PARAMETERS = [
     ("/api/games/{game_id}/review", "game_id"),
     ("/api/leaderboard", "limit"),
     ("/api/leaderboard", "offset"),
+    ("/api/public/games/{game_id}", "game_id"),
     ("/api/public/games/{game_id}/replay", "game_id"),
     ("/api/public/games/{game_id}/positions", "game_id"),
     ("/api/public/games/{game_id}/positions", "from"),
