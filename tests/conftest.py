@@ -12,25 +12,113 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from glob import glob
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import twenty48
 
 POSTGRES_VARIABLE = "TWENTY48_TEST_POSTGRES"
 #: The ``pg_ctl`` command line (with ``-D``) that restarts that server, split by ``shlex``.
 CTL_VARIABLE = "TWENTY48_TEST_POSTGRES_CTL"
 
 
+#: Where the browser tests live: every test there is ``browser``.
+BROWSER_TESTS = Path(__file__).parent / "browser"
+#: Fixtures that reach a PostgreSQL server: a test using one is ``integration``.
+POSTGRES_FIXTURES = {"postgres_server", "postgres_url"}
+#: The project's own code: a subprocess it starts counts against a unit test (library code may run
+#: helpers on import: ctypes runs ldconfig).
+PROJECT_CODE = (str(Path(__file__).parent), str(Path(twenty48.__file__).parent))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        kind = _kind(item)
+        if kind is not None:
+            item.add_marker(kind)
     # Sync Playwright keeps an event loop running in the main thread; async tests (Textual's
     # pilot) that run after it fail. Browser tests therefore run last, in their collected order.
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+def _kind(item: pytest.Item) -> str | None:
+    """``browser`` (under tests/browser), ``integration`` (declared by the test or its file, or on
+    PostgreSQL: a ``postgres_*`` fixture or the ``location`` fixture's PostgreSQL case), nothing
+    more for the other ``slow`` ones, else ``unit``. ``unit_tests_stay_in_process`` holds ``unit``
+    true."""
+    if BROWSER_TESTS in Path(item.path).parents:
+        return "browser"
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("location") == "postgresql"
+    names = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("integration") or on_postgres or names & POSTGRES_FIXTURES:
+        return "integration"
+    return None if item.get_closest_marker("slow") else "unit"
+
+
+@pytest.fixture(autouse=True)
+def unit_tests_stay_in_process(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A ``unit`` test that starts a process or a listening server fails, naming what it started:
+    such a test is ``integration`` (``@pytest.mark.integration``, or ``pytestmark`` for its file), so
+    that ``pytest -m unit`` stays the quick loop it says it is."""
+    if request.node.get_closest_marker("unit") is None:
+        yield
+        return
+    started: list[str] = []
+    popen_init, process_start, listen = subprocess.Popen.__init__, BaseProcess.start, socket.socket.listen
+
+    def popen(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
+        if _called_from_project():
+            started.append(f"a subprocess {args!r}")
+        popen_init(self, args, *rest, **options)
+
+    def start(self: BaseProcess) -> None:
+        started.append(f"a process {self.name}")
+        process_start(self)
+
+    def listening(self: socket.socket, *args: Any) -> None:
+        started.append(f"a server listening on {self.getsockname()!r}")
+        listen(self, *args)
+
+    def forking(fork: Callable[[], Any]) -> Callable[[], Any]:
+        def forked() -> Any:
+            started.append(f"a process ({fork.__name__})")
+            return fork()
+
+        return forked
+
+    monkeypatch.setattr(os, "fork", forking(os.fork))
+    monkeypatch.setattr(os, "forkpty", forking(os.forkpty))
+    monkeypatch.setattr(subprocess.Popen, "__init__", popen)
+    monkeypatch.setattr(BaseProcess, "start", start)
+    monkeypatch.setattr(socket.socket, "listen", listening)
+    yield
+    if started:
+        pytest.fail(
+            f"this unit test started {', '.join(started)}: mark it @pytest.mark.integration "
+            "(pytestmark for a whole file) so that `pytest -m unit` stays in process",
+            pytrace=False,
+        )
+
+
+def _called_from_project() -> bool:
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename == subprocess.__file__:
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename.startswith(PROJECT_CODE)
 
 
 class PostgresServer:
