@@ -1,7 +1,7 @@
 """The page to the original's standard, on phones and a desktop: the shipped font, a header that holds
 the largest numbers, a play view that fits without scrolling, buttons that never wrap, touch that
-never scrolls the page, a readable hint, and controls that do what they say. Screenshots of every
-state at every size, light and dark, land in test-artifacts/."""
+never scrolls the page, a readable hint, every overlay on the screen, and controls that do what they
+say. Pictures of every state at every size, light and dark: bench/screenshots.py."""
 
 from __future__ import annotations
 
@@ -420,43 +420,49 @@ def test_high_contrast_tiles_follow_the_system_and_the_setting(pages: Pages) -> 
     cdp.detach()
 
 
-# ---- screenshots of every state at every size, light and dark ----------------------------------------
+# ---- every overlay at every size ---------------------------------------------------------------------
+
+#: True once nothing in the element moves any more (a banner fades and grows in).
+STILL = "(el) => el.getAnimations({subtree: true}).every((a) => a.playState !== 'running')"
 
 
-def shoot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(650)  # banners fade in, tiles settle
-    page.screenshot(path=ARTIFACTS / f"polish-{name}.png")
+def fits(page: Page, size: str, selector: str) -> None:
+    """``selector``'s box lies on the screen, the page does not scroll sideways, and no visible
+    button's label wraps or is cut."""
+    page.wait_for_selector(selector, state="visible")
+    page.wait_for_function(STILL, arg=page.query_selector(selector))
+    box, viewport = page.locator(selector).bounding_box(), SIZES[size]
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= viewport["width"], (selector, box)
+    assert box["y"] + box["height"] <= viewport["height"], (selector, box)
+    found = page.evaluate(GEOMETRY)
+    assert found["scrollWidth"] <= found["width"], (selector, found)
+    assert found["wrapped"] == [] and found["clipped"] == [], (selector, found)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(SIZES))
-def test_screenshots_of_every_state(pages: Pages, live_server: LiveServer, size: str, scheme: str) -> None:
-    page = open_at(pages, size, scheme)
-    tag = f"{size}-{scheme}"
-    shoot(page, f"{tag}-1-start")
-    prepare(page, live_server, MIDGAME, score=23_456)
-    shoot(page, f"{tag}-2-play")
-    prepare(page, live_server, NEAR_WIN, score=20_000)
-    page.click("#hint")
-    page.wait_for_selector("#hints", state="visible", timeout=20000)
-    shoot(page, f"{tag}-3-hint")
+@pytest.mark.parametrize("sizes", [PHONES, ["1280x800"]], ids=["phones", "desktop"])
+def test_every_overlay_fits_the_screen_and_keeps_its_labels_whole(
+    pages: Pages, live_server: LiveServer, sizes: list[str]
+) -> None:
+    # What bench/screenshots.py's pictures of every state are looked at for, checked.
+    page = open_at(pages, sizes[0])
+
+    def everywhere(selector: str) -> None:
+        for size in sizes:
+            page.set_viewport_size(SIZES[size])
+            fits(page, size, selector)
+
+    prepare(page, live_server, NEAR_WIN)
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#win", state="visible")
-    shoot(page, f"{tag}-4-win")
+    everywhere("#win")
     prepare(page, live_server, NEAR_OVER, seed=1)
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
-    shoot(page, f"{tag}-5-over")
+    everywhere("#over")
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     settled(page, 1)
     page.click("#new")
-    shoot(page, f"{tag}-6-new-game")
+    everywhere("#confirm[open]")
     page.keyboard.press("Escape")
     page.click("#open-settings")
-    page.wait_for_selector("#settings[open]")
-    shoot(page, f"{tag}-7-settings")
-    page.click("#close-settings")
-    big_numbers(page)
-    shoot(page, f"{tag}-8-big-numbers")
+    everywhere("#settings[open]")
