@@ -24,7 +24,7 @@ from pagetools import (
     wait_until,
 )
 from playwright.sync_api import Page, Route
-from test_page_settings import RECORD_AUDIO
+from test_page_settings import RECORD_AUDIO, stand_still
 
 pytestmark = pytest.mark.browser
 
@@ -314,13 +314,15 @@ def test_the_hint_shows_standings_and_hides_no_tile(pages: Pages, live_server: L
 def test_music_is_off_on_a_fresh_profile_and_effects_are_on(pages: Pages, live_server: LiveServer) -> None:
     context = pages.context()
     context.add_init_script(RECORD_AUDIO)
+    context.clock.install()
     page = context.new_page()
     page.goto("/")
     ready(page)
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     settled(page, 1)
-    page.wait_for_timeout(800)  # two steps of the loop, had it started
+    stand_still(page)
+    page.clock.run_for(800)  # two steps of the loop, had it started
     played = page.evaluate("audioLog.notes.map(n => n.type)")
     assert "triangle" in played  # the merge effect
     assert page.evaluate("audioLog.notes.filter(n => n.type === 'triangle' && n.f === 196).length") == 0
