@@ -215,6 +215,7 @@ def test_a_whole_session_logs_no_console_errors(pages: Pages, live_server: LiveS
     assert pages.errors(page) == []
     # The check can fail: an error on a page is seen.
     page.evaluate("setTimeout(() => { throw new Error('seen') })")
-    page.wait_for_timeout(100)
+    # A timer after the throw's: the error's report reaches the test before this answer does.
+    page.evaluate("new Promise((done) => setTimeout(done))")
     assert any("seen" in error for error in pages.errors(page))
     pages.errors(page).clear()

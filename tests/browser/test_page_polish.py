@@ -19,6 +19,7 @@ from pagetools import (
     ready,
     server_state,
     settled,
+    still,
     swipe_frames,
     touch,
     wait_until,
@@ -278,7 +279,7 @@ def test_merged_and_new_tiles_settle_at_their_cells_size(pages: Pages, live_serv
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")  # two merges and a new tile
     settled(page, 1)
-    page.wait_for_timeout(400)  # the grow and pop animations end
+    still(page, "#board")  # the grow and pop animations end
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('#board .tile')].map((t) => {
              const a = t.getBoundingClientRect(), b = t.parentElement.getBoundingClientRect();
@@ -424,15 +425,11 @@ def test_high_contrast_tiles_follow_the_system_and_the_setting(pages: Pages) -> 
 
 # ---- every overlay at every size ---------------------------------------------------------------------
 
-#: True once nothing in the element moves any more (a banner fades and grows in).
-STILL = "(el) => el.getAnimations({subtree: true}).every((a) => a.playState !== 'running')"
-
-
 def fits(page: Page, size: str, selector: str) -> None:
     """``selector``'s box lies on the screen, the page does not scroll sideways, and no visible
     button's label wraps or is cut."""
     page.wait_for_selector(selector, state="visible")
-    page.wait_for_function(STILL, arg=page.query_selector(selector))
+    still(page, selector)
     box, viewport = page.locator(selector).bounding_box(), SIZES[size]
     assert box is not None and box["x"] >= 0 and box["y"] >= 0, (selector, box)
     assert box["x"] + box["width"] <= viewport["width"], (selector, box)
