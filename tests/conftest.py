@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 import twenty48
 
@@ -71,14 +72,16 @@ def _kind(item: pytest.Item) -> str | None:
 def unit_tests_stay_in_process(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
-    """A ``unit`` test that starts a process or a listening server fails, naming what it started:
-    such a test is ``integration`` (``@pytest.mark.integration``, or ``pytestmark`` for its file), so
-    that ``pytest -m unit`` stays the quick loop it says it is."""
+    """A ``unit`` test that starts a process or a listening server, or reaches the app over HTTP (a
+    ``TestClient``), fails, naming what it did: such a test is ``integration``
+    (``@pytest.mark.integration``, or ``pytestmark`` for its file), so that ``pytest -m unit`` stays
+    the quick loop it says it is."""
     if request.node.get_closest_marker("unit") is None:
         yield
         return
     started: list[str] = []
     popen_init, process_start, listen = subprocess.Popen.__init__, BaseProcess.start, socket.socket.listen
+    client_init = TestClient.__init__
 
     def popen(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
         if _called_from_project():
@@ -100,16 +103,27 @@ def unit_tests_stay_in_process(
 
         return forked
 
+    def client(self: TestClient, *args: Any, **options: Any) -> None:
+        started.append("a client of the app over HTTP (TestClient)")
+        client_init(self, *args, **options)
+
+    monkeypatch.setattr(TestClient, "__init__", client)
     monkeypatch.setattr(os, "fork", forking(os.fork))
     monkeypatch.setattr(os, "forkpty", forking(os.forkpty))
     monkeypatch.setattr(subprocess.Popen, "__init__", popen)
     monkeypatch.setattr(BaseProcess, "start", start)
     monkeypatch.setattr(socket.socket, "listen", listening)
     yield
+    # A client made for the whole module is made before this fixture looks.
+    started.extend(
+        "a client of the app over HTTP (TestClient)"
+        for value in request.node.funcargs.values()
+        if isinstance(value, TestClient)
+    )
     if started:
         pytest.fail(
-            f"this unit test started {', '.join(started)}: mark it @pytest.mark.integration "
-            "(pytestmark for a whole file) so that `pytest -m unit` stays in process",
+            f"this unit test started {', '.join(sorted(set(started)))}: mark it "
+            "@pytest.mark.integration (pytestmark for a whole file) so that `pytest -m unit` stays quick",
             pytrace=False,
         )
 

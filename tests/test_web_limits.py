@@ -19,6 +19,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits, RateBuckets, address_key
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:

@@ -425,6 +425,7 @@ def test_high_contrast_tiles_follow_the_system_and_the_setting(pages: Pages) -> 
 
 # ---- every overlay at every size ---------------------------------------------------------------------
 
+
 def fits(page: Page, size: str, selector: str) -> None:
     """``selector``'s box lies on the screen, the page does not scroll sideways, and no visible
     button's label wraps or is cut."""
