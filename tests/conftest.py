@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
 import twenty48
 
@@ -41,6 +40,7 @@ POSTGRES_FIXTURES = {"postgres_server", "postgres_url"}
 #: The project's own code: a subprocess it starts counts against a unit test (library code may run
 #: helpers on import: ctypes runs ldconfig).
 PROJECT_CODE = (str(Path(__file__).parent), str(Path(twenty48.__file__).parent))
+HTTP_CLIENT = "a client of the app over HTTP (TestClient)"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -72,54 +72,48 @@ def _kind(item: pytest.Item) -> str | None:
 def unit_tests_stay_in_process(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
-    """A ``unit`` test that starts a process or a listening server, or reaches the app over HTTP (a
-    ``TestClient``), fails, naming what it did: such a test is ``integration``
-    (``@pytest.mark.integration``, or ``pytestmark`` for its file), so that ``pytest -m unit`` stays
-    the quick loop it says it is."""
+    """A ``unit`` test that starts a process or a listening server, reaches the app over HTTP (a
+    ``TestClient``) or drives the terminal app (Textual's pilot) fails, naming what it did: such a
+    test is ``integration`` (``@pytest.mark.integration``, or ``pytestmark`` for its file), so that
+    ``pytest -m unit`` stays the quick loop it says it is."""
     if request.node.get_closest_marker("unit") is None:
         yield
         return
     started: list[str] = []
-    popen_init, process_start, listen = subprocess.Popen.__init__, BaseProcess.start, socket.socket.listen
-    client_init = TestClient.__init__
+
+    def noting(what: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            started.append(what)
+            return original(*args, **kwargs)
+
+        return noted
 
     def popen(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
         if _called_from_project():
             started.append(f"a subprocess {args!r}")
         popen_init(self, args, *rest, **options)
 
-    def start(self: BaseProcess) -> None:
-        started.append(f"a process {self.name}")
-        process_start(self)
-
     def listening(self: socket.socket, *args: Any) -> None:
         started.append(f"a server listening on {self.getsockname()!r}")
         listen(self, *args)
 
-    def forking(fork: Callable[[], Any]) -> Callable[[], Any]:
-        def forked() -> Any:
-            started.append(f"a process ({fork.__name__})")
-            return fork()
-
-        return forked
-
-    def client(self: TestClient, *args: Any, **options: Any) -> None:
-        started.append("a client of the app over HTTP (TestClient)")
-        client_init(self, *args, **options)
-
-    monkeypatch.setattr(TestClient, "__init__", client)
-    monkeypatch.setattr(os, "fork", forking(os.fork))
-    monkeypatch.setattr(os, "forkpty", forking(os.forkpty))
+    popen_init, listen = subprocess.Popen.__init__, socket.socket.listen
     monkeypatch.setattr(subprocess.Popen, "__init__", popen)
-    monkeypatch.setattr(BaseProcess, "start", start)
     monkeypatch.setattr(socket.socket, "listen", listening)
+    monkeypatch.setattr(BaseProcess, "start", noting("a process", BaseProcess.start))
+    monkeypatch.setattr(os, "fork", noting("a process (fork)", os.fork))
+    monkeypatch.setattr(os, "forkpty", noting("a process (forkpty)", os.forkpty))
+    # Only what the test's modules imported can be used (and importing them here costs every run).
+    client = getattr(sys.modules.get("starlette.testclient"), "TestClient", None)
+    if client is not None:
+        monkeypatch.setattr(client, "__init__", noting(HTTP_CLIENT, client.__init__))
+    app = getattr(sys.modules.get("textual.app"), "App", None)
+    if app is not None:
+        monkeypatch.setattr(app, "run_test", noting("the terminal app (Textual's pilot)", app.run_test))
     yield
-    # A client made for the whole module is made before this fixture looks.
-    started.extend(
-        "a client of the app over HTTP (TestClient)"
-        for value in request.node.funcargs.values()
-        if isinstance(value, TestClient)
-    )
+    # A client made for the whole module was made before this fixture looked.
+    if client is not None and any(isinstance(value, client) for value in request.node.funcargs.values()):
+        started.append(HTTP_CLIENT)
     if started:
         pytest.fail(
             f"this unit test started {', '.join(sorted(set(started)))}: mark it "

@@ -20,6 +20,9 @@ from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDi
 from twenty48.tui.solver import SolverAnswer
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, BoardView, HintPanel, StatBox
 
+# The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)
 KEYS = {

@@ -88,55 +88,8 @@ GEOMETRY = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_the_largest_numbers_fit_and_no_label_wraps(pages: Pages, size: str, lang: str) -> None:
-    page = open_at(pages, size, path=f"/?lang={lang}")
-    big_numbers(page)
-    found = page.evaluate(GEOMETRY)
-    assert found["texts"] == [str(TOP_SCORE), str(TOP_SCORE), str(MANY_MOVES)]
-    assert found["scrollWidth"] <= found["width"], found
-    assert found["outside"] == []
-    assert found["wrapped"] == [] and found["clipped"] == []
-    # The whole play view, language links included, is on screen without scrolling.
-    assert found["scrollHeight"] <= found["height"], found
-
-
 FIT_SIZES = {**SIZES, "1366x768": {"width": 1366, "height": 768}, "1440x900": {"width": 1440, "height": 900}}
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(FIT_SIZES))
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_the_play_view_fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str) -> None:
-    fits_without_scrolling(pages, size, lang, scheme, phone=FIT_SIZES[size]["width"] < 560)
-
-
-@pytest.mark.parametrize("size", PHONES)
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_narrow_window_fits_too(pages: Pages, size: str, lang: str) -> None:
-    # Without touch the help speaks of keys, on two lines.
-    fits_without_scrolling(pages, size, lang, "light", phone=False)
-
-
-def fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str, *, phone: bool) -> None:
-    # With everything the view can hold: the largest numbers and the daily challenge's entry.
-    viewport = FIT_SIZES[size]
-    page = pages.open(
-        f"/?lang={lang}", viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone
-    )
-    big_numbers(page)
-    page.wait_for_selector("#daily", state="visible")
-    found = page.evaluate(GEOMETRY)
-    assert found["scrollHeight"] <= found["height"] and found["scrollWidth"] <= found["width"], found
-    langs = page.locator(".langs").bounding_box()
-    assert langs is not None and langs["y"] + langs["height"] <= viewport["height"]
-    # The board keeps its size: the original's 500 px where the screen allows it.
-    narrow = viewport["width"] < 560
-    assert found["frame"]["width"] >= (
-        viewport["width"] - 24 if narrow else min(500, viewport["height"] - 300)
-    )
-
+DESKTOPS = [name for name in FIT_SIZES if name not in PHONES]
 
 # Where the move count sits, against the header's icons and the block that holds it.
 MOVES_BOX = """() => {
@@ -147,12 +100,52 @@ MOVES_BOX = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", ["360x640", "390x844"])
+# One page per language, scheme and kind of screen, resized through its sizes (the layout is CSS
+# alone: it follows the viewport at once). Phones are touch screens; a narrow desktop window is not
+# (without touch the help speaks of keys, on two lines).
+@pytest.mark.parametrize(
+    ("touch", "sizes", "scheme"),
+    [
+        (True, PHONES, "light"),
+        (True, PHONES, "dark"),
+        (False, DESKTOPS, "light"),
+        (False, DESKTOPS, "dark"),
+        (False, PHONES, "light"),
+    ],
+    ids=["phones-light", "phones-dark", "desktops-light", "desktops-dark", "narrow-windows"],
+)
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_six_digit_move_count_is_clear_of_the_icons(pages: Pages, size: str, lang: str) -> None:
-    # The page-wide scroll check alone passed while the count was drawn under the icons.
-    page = open_at(pages, size, path=f"/?lang={lang}")
+def test_the_play_view_with_the_largest_numbers_fits_without_scrolling(
+    pages: Pages, lang: str, touch: bool, sizes: list[str], scheme: str
+) -> None:
+    # With everything the view can hold: the largest numbers and the daily challenge's entry.
+    page = pages.open(
+        f"/?lang={lang}", viewport=FIT_SIZES[sizes[0]], color_scheme=scheme, has_touch=touch, is_mobile=touch
+    )
     big_numbers(page)
+    page.wait_for_selector("#daily", state="visible")
+    for size in sizes:
+        viewport = FIT_SIZES[size]
+        page.set_viewport_size(viewport)
+        found = page.evaluate(GEOMETRY)
+        assert found["texts"] == [str(TOP_SCORE), str(TOP_SCORE), str(MANY_MOVES)]
+        # The whole play view, language links included, is on screen without scrolling.
+        assert found["scrollHeight"] <= found["height"], (size, found)
+        assert found["scrollWidth"] <= found["width"], (size, found)
+        assert found["outside"] == [] and found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        langs = page.locator(".langs").bounding_box()
+        assert langs is not None and langs["y"] + langs["height"] <= viewport["height"], size
+        # The board keeps its size: the original's 500 px where the screen allows it.
+        narrow = viewport["width"] < 560
+        assert found["frame"]["width"] >= (
+            viewport["width"] - 24 if narrow else min(500, viewport["height"] - 300)
+        ), size
+        if touch:
+            a_six_digit_move_count_is_clear_of_the_icons(page, size)
+
+
+def a_six_digit_move_count_is_clear_of_the_icons(page: Page, size: str) -> None:
+    # The page-wide scroll check alone passed while the count was drawn under the icons.
     found = page.evaluate(MOVES_BOX)
     moves, icons, about = found["moves"], found["icons"], found["about"]
     assert page.text_content("#moves") == str(MANY_MOVES) and moves["width"] > 0
@@ -162,35 +155,37 @@ def test_a_six_digit_move_count_is_clear_of_the_icons(pages: Pages, size: str, l
         or moves["bottom"] <= icons["top"]
         or moves["top"] >= icons["bottom"]
     )
-    assert apart, found
-    assert found["clipped"] == [], found
-    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], found
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert apart, (size, found)
+    assert found["clipped"] == [], (size, found)
+    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], (size, found)
 
 
 LANDSCAPES = ["844x390", "740x360", "640x360", "667x375"]
 
 
-@pytest.mark.parametrize("size", LANDSCAPES)
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, size: str, lang: str) -> None:
-    width, height = map(int, size.split("x"))
-    viewport = {"width": width, "height": height}
-    page = pages.open(f"/?lang={lang}", viewport=viewport, has_touch=True, is_mobile=True)
+def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, lang: str) -> None:
+    page = pages.open(f"/?lang={lang}", viewport=DESKTOP, has_touch=True, is_mobile=True)
     big_numbers(page)
-    found = page.evaluate(GEOMETRY)
-    frame = found["frame"]
-    assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"]
-    assert frame["width"] >= (300 if width >= 667 else 280)
-    assert found["scrollHeight"] <= viewport["height"] and found["scrollWidth"] <= viewport["width"], found
-    assert found["wrapped"] == [] and found["clipped"] == [], found
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=ARTIFACTS / f"polish-landscape-{size}-{lang}.png")
-    # The new-game dialog's buttons too.
-    page.click("#mode")
-    page.wait_for_selector("#confirm[open]")
-    found = page.evaluate(GEOMETRY)
-    assert found["wrapped"] == [] and found["clipped"] == [], found
+    for size in LANDSCAPES:
+        width, height = map(int, size.split("x"))
+        viewport = {"width": width, "height": height}
+        page.set_viewport_size(viewport)
+        found = page.evaluate(GEOMETRY)
+        frame = found["frame"]
+        assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"], size
+        assert frame["width"] >= (300 if width >= 667 else 280), size
+        assert found["scrollHeight"] <= height and found["scrollWidth"] <= width, (size, found)
+        assert found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"polish-landscape-{size}-{lang}.png")
+        # The new-game dialog's buttons too.
+        page.click("#mode")
+        page.wait_for_selector("#confirm[open]")
+        found = page.evaluate(GEOMETRY)
+        assert found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#confirm[open]", state="detached")
 
 
 def test_notched_screens_pad_the_play_view_by_the_safe_areas() -> None:
