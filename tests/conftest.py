@@ -35,8 +35,9 @@ CTL_VARIABLE = "TWENTY48_TEST_POSTGRES_CTL"
 
 #: Where the browser tests live: every test there is ``browser``.
 BROWSER_TESTS = Path(__file__).parent / "browser"
-#: Fixtures that reach a PostgreSQL server: a test using one is ``integration``.
-POSTGRES_FIXTURES = {"postgres_server", "postgres_url"}
+#: Fixtures that start a server or reach one (PostgreSQL, a local Ray): a test using one is
+#: ``integration``.
+SERVER_FIXTURES = {"postgres_server", "postgres_url", "ray_session"}
 #: The project's own code: a subprocess it starts counts against a unit test (library code may run
 #: helpers on import: ctypes runs ldconfig).
 PROJECT_CODE = (str(Path(__file__).parent), str(Path(twenty48.__file__).parent))
@@ -54,16 +55,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _kind(item: pytest.Item) -> str | None:
-    """``browser`` (under tests/browser), ``integration`` (declared by the test or its file, or on
-    PostgreSQL: a ``postgres_*`` fixture or the ``location`` fixture's PostgreSQL case), nothing
-    more for the other ``slow`` ones, else ``unit``. ``unit_tests_stay_in_process`` holds ``unit``
-    true."""
+    """``browser`` (under tests/browser), ``integration`` (declared by the test or its file, or
+    using a server: a ``SERVER_FIXTURES`` fixture or the ``location`` fixture's PostgreSQL case),
+    nothing more for the other ``slow`` ones, else ``unit``. ``unit_tests_stay_in_process`` holds
+    ``unit`` true."""
     if BROWSER_TESTS in Path(item.path).parents:
         return "browser"
     callspec = getattr(item, "callspec", None)
     on_postgres = callspec is not None and callspec.params.get("location") == "postgresql"
     names = set(getattr(item, "fixturenames", ()))
-    if item.get_closest_marker("integration") or on_postgres or names & POSTGRES_FIXTURES:
+    if item.get_closest_marker("integration") or on_postgres or names & SERVER_FIXTURES:
         return "integration"
     return None if item.get_closest_marker("slow") else "unit"
 
@@ -233,10 +234,25 @@ def raw_sql(location: Path | str):
                 return db.execute(statement, params).fetchall()
         import psycopg
 
-        from twenty48.store.dialect import translate
+        from twenty48.store.backends.postgres_dialect import translate
 
         with psycopg.connect(location, autocommit=True) as conn:
             cursor = conn.execute(translate(statement), params)
             return cursor.fetchall() if cursor.description else []
 
     return run
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    """One local Ray with 2 CPUs for every Ray test: starting one takes seconds. ``2048 bench
+    --ray`` run in this process plays on it. Ray is in the ``test`` extra: never skipped."""
+    import ray
+
+    from twenty48.ai.cluster import init_ray
+
+    # A new Ray of its own, even where a cluster started by `ray start` runs on this machine; the
+    # games' results are a few hundred bytes, where Ray's default object store takes gigabytes.
+    init_ray("local", num_cpus=2, object_store_memory=100 << 20)
+    yield
+    ray.shutdown()

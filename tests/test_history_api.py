@@ -91,7 +91,8 @@ def test_list_summaries_stats_and_assisted_counts(client: TestClient) -> None:
     assert client.get("/api/games", params={"sort": "moves"}).status_code == 422
     stats = client.get("/api/stats").json()
     assert (stats["games"], stats["finished"], stats["assisted"]) == (2, 1, "include")
-    assert set(stats["reach"]) == {"2048"} and stats["streak"] == {"current": 0, "best": 0}
+    # Five moves make no 128: the smallest tile reported, with its rate 0.
+    assert stats["reach"] == {"128": 0.0} and stats["streak"] == {"current": 0, "best": 0}
     assert client.get("/api/stats", params={"assisted": "exclude"}).json()["finished"] == 0
     assert client.get("/api/stats", params={"assisted": "maybe"}).status_code == 422
 
@@ -103,7 +104,8 @@ def test_export_import_and_delete(client: TestClient) -> None:
     with TestClient(client.app) as other:
         answer = other.post("/api/import", content=exported.content).json()
         assert len(answer["imported"]) == 1 and answer["skipped"] == 0
-        assert other.post("/api/import", content=exported.content).json() == {"imported": [], "skipped": 1}
+        again = other.post("/api/import", content=exported.content).json()
+        assert again == {"imported": [], "skipped": 1, "resumed": None}
         file = json.loads(client.get(f"/api/games/{state['id']}/export").content)
         file["score"] += 4
         refused = other.post("/api/import", json=file)
@@ -130,12 +132,14 @@ def test_import_takes_a_multipart_upload_too(client: TestClient) -> None:
         answer = other.post("/api/import", data=form, files=upload)
         assert answer.status_code == 200 and len(answer.json()["imported"]) == 1
         again = other.post("/api/import", files=upload).json()
-        assert again == {"imported": [], "skipped": 1}
+        assert again == {"imported": [], "skipped": 1, "resumed": None}
         broken = other.post("/api/import", files={"file": ("x.json", b"{not json", "application/json")})
         assert (broken.status_code, broken.json()["error"]) == (400, "malformed_json")
         empty = other.post(
             "/api/import", content=b"--b--\r\n", headers={"content-type": "multipart/form-data; boundary=b"}
         )
         assert (empty.status_code, empty.json()["error"]) == (400, "malformed_upload")
+        # The game was in progress when exported, and the importing player had none: it goes on.
         listed = other.get("/api/games").json()["games"]
-        assert [game["id"] for game in listed if not game["current"]] == answer.json()["imported"]
+        assert [game["id"] for game in listed if game["current"]] == answer.json()["imported"]
+        assert answer.json()["resumed"] == answer.json()["imported"][0]

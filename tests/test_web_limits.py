@@ -129,7 +129,7 @@ def test_every_route_of_a_game_reaches_the_visitors_first_game_under_0(client: T
 def test_a_visitor_who_never_played_has_empty_statistics_and_history(client: TestClient, db: Path) -> None:
     stats = client.get("/api/stats").json()
     assert (stats["games"], stats["finished"], stats["best"], stats["recent"]) == (0, 0, None, [])
-    assert client.get("/api/export").json() == {"format": "twenty48-history/1", "games": []}
+    assert client.get("/api/export").json() == {"format": "twenty48-history/2", "games": []}
     assert rows(db, "players") == 0
 
 

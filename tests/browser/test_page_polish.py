@@ -15,6 +15,7 @@ from pagetools import (
     OPEN,
     LiveServer,
     Pages,
+    game_over,
     prepare,
     ready,
     server_state,
@@ -72,6 +73,9 @@ GEOMETRY = """() => {
     range.selectNodeContents(el);
     return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
   };
+  // Beside the language links the daily entry's name stands over the rest by design: each on one line.
+  const wraps = (b) => (b.id === 'daily' && getComputedStyle(b.firstElementChild).display === 'block'
+    ? [...b.children].some((part) => lines(part) > 1) : lines(b) > 1);
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const buttons = [...document.querySelectorAll('button')].filter(visible);
   return {
@@ -79,7 +83,7 @@ GEOMETRY = """() => {
     width: innerWidth, height: innerHeight,
     outside: [...document.querySelectorAll('.app *')].filter(visible).filter(out)
       .map((e) => e.id || e.className),
-    wrapped: buttons.filter((b) => b.textContent.trim() && lines(b) > 1).map((b) => b.id || b.textContent),
+    wrapped: buttons.filter((b) => b.textContent.trim() && wraps(b)).map((b) => b.id || b.textContent),
     // Nowrap labels do not wrap; one too long for its button is cut instead.
     clipped: buttons.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.id || b.textContent),
     frame: box(document.querySelector('#frame')).toJSON(),
@@ -128,7 +132,7 @@ def test_the_play_view_with_the_largest_numbers_fits_without_scrolling(
         viewport = FIT_SIZES[size]
         page.set_viewport_size(viewport)
         found = page.evaluate(GEOMETRY)
-        assert found["texts"] == [str(TOP_SCORE), str(TOP_SCORE), str(MANY_MOVES)]
+        assert found["texts"] == [f"{TOP_SCORE:,}", f"{TOP_SCORE:,}", f"{MANY_MOVES:,}"]  # one number format
         # The whole play view, language links included, is on screen without scrolling.
         assert found["scrollHeight"] <= found["height"], (size, found)
         assert found["scrollWidth"] <= found["width"], (size, found)
@@ -148,7 +152,7 @@ def a_six_digit_move_count_is_clear_of_the_icons(page: Page, size: str) -> None:
     # The page-wide scroll check alone passed while the count was drawn under the icons.
     found = page.evaluate(MOVES_BOX)
     moves, icons, about = found["moves"], found["icons"], found["about"]
-    assert page.text_content("#moves") == str(MANY_MOVES) and moves["width"] > 0
+    assert page.text_content("#moves") == f"{MANY_MOVES:,}" and moves["width"] > 0
     apart = (
         moves["right"] <= icons["left"]
         or moves["left"] >= icons["right"]
@@ -368,27 +372,40 @@ def test_the_mode_control_opens_on_the_current_mode_and_enter_starts_nothing(
     assert server_state(page) == before
 
 
-def test_game_over_disables_auto_play_like_hint_and_undo(pages: Pages, live_server: LiveServer) -> None:
+# How a button looks: what tells a disabled one from a live one.
+LOOK = "b => ['backgroundColor', 'borderTopStyle', 'color'].map((k) => getComputedStyle(b)[k])"
+
+
+def test_game_over_disables_auto_play_and_the_arrows_like_hint_and_undo(
+    pages: Pages, live_server: LiveServer
+) -> None:
     page = pages.open()
-    prepare(page, live_server, NEAR_OVER, seed=1)
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
+    game_over(page, live_server)
     assert page.is_disabled("#auto") and page.is_disabled("#hint") and page.is_disabled("#undo")
+    # The arrows under the board look as dead as Hint does (and are).
+    hint = page.eval_on_selector("#hint", LOOK)
+    for direction in ("left", "up", "down", "right"):
+        arrow = f".pad [data-dir={direction}]"
+        assert page.is_disabled(arrow) and page.eval_on_selector(arrow, LOOK) == hint
     page.click("#again")
     page.wait_for_selector("#over", state="hidden")  # at once; the new game's state comes after
     page.wait_for_selector("#auto:enabled")
+    page.wait_for_selector(".pad [data-dir=left]:enabled")
 
 
 @pytest.mark.parametrize("size", ["360x640", "1280x800"])
-def test_the_offline_notice_leaves_the_scores_clear(pages: Pages, live_server: LiveServer, size: str) -> None:
+def test_the_offline_notice_leaves_the_scores_and_the_links_clear(
+    pages: Pages, live_server: LiveServer, size: str
+) -> None:
     page = open_at(pages, size, allow_errors=True)
     page.route("**/api/games/**", lambda route: route.abort())  # set before the page loads its game
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#notice", state="visible")
     notice, scores = page.locator("#notice").bounding_box(), page.locator(".top").bounding_box()
-    assert notice is not None and scores is not None
-    assert notice["y"] >= scores["y"] + scores["height"]
+    below = page.locator(".bottom").bounding_box()  # the arrows, the daily entry, the language links
+    assert notice is not None and scores is not None and below is not None
+    assert scores["y"] + scores["height"] <= notice["y"] and notice["y"] + notice["height"] <= below["y"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"polish-{size}-offline.png")
     page.unroute("**/api/games/**")

@@ -98,7 +98,8 @@ class GameSummary:
     created_at: str
     updated_at: str
     #: Hints asked (once per position), auto-played moves and undos; None ("unknown") for a game
-    #: stored before the store counted them, or imported.
+    #: stored before the store counted them, or imported from a file that does not say. An imported
+    #: game's counts are its file's word (``twenty48.store.transfer``).
     hints: int | None = None
     auto_moves: int | None = None
     undos: int | None = None
@@ -206,7 +207,8 @@ class Stats:
     best: int | None
     mean: float | None
     median: float | None
-    #: Tile (2048 up to the largest reached) -> fraction of finished games whose largest tile reached it.
+    #: Tile (128 up to the one above the largest reached) -> fraction of finished games whose largest
+    #: tile reached it.
     reach: dict[int, float]
     first_reach: dict[int, FirstReach]
     #: Fraction of finished games won (a merge made 2048).
@@ -228,8 +230,10 @@ class Stats:
 class ImportResult:
     #: Ids of the games stored, in file order.
     imported: tuple[int, ...]
-    #: Games of the file already present (same seed, variant, start and actions), not stored again.
+    #: Games of the file already present (``twenty48.store.transfer``: "The same game"), not stored again.
     skipped: int
+    #: The file's game in progress, now the player's current game (the player had none); else None.
+    resumed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +262,7 @@ class TransferCode:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardEntry:
+class LeaderboardEntry:
     """A player's best game on a leaderboard: its place (1 is the best), who and what."""
 
     rank: int
@@ -281,8 +285,8 @@ class Leaderboard:
     variant: str
     #: The daily board's UTC date (YYYY-MM-DD); None for the all-time board.
     date: str | None
-    entries: tuple[BoardEntry, ...]
-    me: BoardEntry | None
+    entries: tuple[LeaderboardEntry, ...]
+    me: LeaderboardEntry | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,3 +311,5 @@ class Daily:
     game_id: int | None
     #: The game's place on the day's board; None unless it is a ranked daily game.
     rank: int | None
+    #: Its score there (None with no place): a place among games still at 0 means nothing yet.
+    score: int | None = None

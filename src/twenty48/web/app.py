@@ -18,7 +18,7 @@ from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import ID_LIMIT, Store, StoreError
-from twenty48.web import boards, errors, history, players, reviews, routes
+from twenty48.web import boards, errors, history, imports, players, reviews, routes
 from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
@@ -74,7 +74,8 @@ def create_app(
     names answered (None: any); ``limits`` are ``2048 serve``'s (the defaults if None); ``clock``
     gives Unix seconds now (``time.time`` if None: tests pass their own); ``static`` is the page's
     directory (``STATIC`` if None: tests serve a second release from another). A server
-    calls ``stop_hints(app)`` when it begins to shut down, so waiting hints end at once."""
+    calls ``stop_work(app)`` when it begins to shut down, so waiting hints and a running import end
+    at once."""
     static = static or STATIC
     # Read once: a release is what this process serves, from start to end.
     worker = worker_script(static)
@@ -103,6 +104,7 @@ def create_app(
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(history.router)
+    app.include_router(imports.router)
     app.include_router(players.router)
     app.include_router(boards.router)
     app.include_router(reviews.router)
@@ -161,9 +163,11 @@ def create_app(
     return app
 
 
-def stop_hints(app: FastAPI) -> None:
-    """Answer every waiting hint now and take no more (a server that is shutting down)."""
+def stop_work(app: FastAPI) -> None:
+    """Answer every waiting hint now and take no more, and stop the running import (a server that
+    is shutting down)."""
     app.state.web.hints.close()
+    app.state.web.imports.close()
 
 
 def _link_part(text: str) -> str:

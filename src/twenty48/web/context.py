@@ -16,6 +16,7 @@ from twenty48.store import Store
 from twenty48.web.days import utc_date
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import player_token
+from twenty48.web.import_gate import ImportGate
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
 from twenty48.web.review_worker import ReviewWorker
@@ -54,6 +55,8 @@ class WebContext:
     claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
     #: New players per client address (``Limits.new_players_per_hour``).
     new_players: RateBuckets = field(init=False)
+    #: The import running in this process (``twenty48.web.imports``): one at a time.
+    imports: ImportGate = field(default_factory=ImportGate)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)

@@ -22,6 +22,7 @@ from twenty48.store import (
     StoreError,
     TransferCodeError,
 )
+from twenty48.web.import_gate import ImportsBusyError
 from twenty48.web.models import ErrorAnswer, GameState
 from twenty48.web.review_worker import ReviewQueueFullError
 from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
@@ -127,9 +128,10 @@ async def _refused(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
-async def _reviews_busy(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ReviewQueueFullError)
-    response = error_response(503, "reviews_busy", str(exc))
+async def _busy(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ReviewQueueFullError | ImportsBusyError)
+    code = "reviews_busy" if isinstance(exc, ReviewQueueFullError) else "imports_busy"
+    response = error_response(503, code, str(exc))
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
 
@@ -167,6 +169,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StoreError, _store)
     app.add_exception_handler(HintRefusedError, _refused)
     app.add_exception_handler(TooManyRequestsError, _refused)
-    app.add_exception_handler(ReviewQueueFullError, _reviews_busy)
+    app.add_exception_handler(ReviewQueueFullError, _busy)
+    app.add_exception_handler(ImportsBusyError, _busy)
     app.add_exception_handler(ClientGoneError, _gone)
     app.add_exception_handler(Exception, _internal)

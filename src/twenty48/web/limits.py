@@ -12,6 +12,8 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
+from twenty48.store import MAX_IMPORT_GAMES, MAX_IMPORT_SECONDS
+
 #: Games one player may start through ``POST /api/games`` in a minute (a burst of as many, then
 #: one every 60/N s). A person starts a few; a script looping on it grew the database by 33 MB in 50 s.
 NEW_GAMES_PER_MINUTE = 30
@@ -42,18 +44,28 @@ IPV6_PREFIX = 64
 #: 5,000-move game takes up to half a minute of every core), so a longer queue only makes its last
 #: player wait longer.
 REVIEW_QUEUE = 4
-#: Seconds a hint lease outlasts the longest a hint can take (the store's calls around it, a slow event loop).
+#: Seconds a hint or import lease outlasts the longest either can take (the store's calls around it,
+#: a slow event loop).
 HINT_LEASE_MARGIN_S = 10.0
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """``2048 serve --new-games-per-minute``, ``--new-players-per-hour`` and ``--hint-queue``."""
+    """``2048 serve --new-games-per-minute``, ``--new-players-per-hour`` and ``--hint-queue``, and the
+    bounds of an import."""
 
     new_games_per_minute: int = NEW_GAMES_PER_MINUTE
     new_players_per_hour: int = NEW_PLAYERS_PER_HOUR
     hint_queue: int = HINT_QUEUE
     review_queue: int = REVIEW_QUEUE
+    #: The bounds of one ``POST /api/import``: its games, its seconds (``twenty48.store.transfer.imports``).
+    import_games: int = MAX_IMPORT_GAMES
+    import_seconds: float = MAX_IMPORT_SECONDS
+
+    @property
+    def import_lease_s(self) -> float:
+        """How long a player's import lease lasts: the longest an import may take, and a margin."""
+        return self.import_seconds + HINT_LEASE_MARGIN_S
 
     def hint_lease_s(self, longest_hint_s: float) -> float:
         """How long a player's hint lease lasts: as long as a hint may wait behind a full queue and

@@ -21,7 +21,7 @@ HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
 #: (the server's own settings, ``--request-timeout`` and ``--max-connections``, travel in its config).
 LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
 
-#: This worker's app, for its server's shutdown (``stop_hints_here``).
+#: This worker's app, for its server's shutdown (``stop_work_here``).
 _app: FastAPI | None = None
 
 
@@ -53,9 +53,9 @@ def limits_variable(limits: Limits) -> str:
     return f"{limits.new_games_per_minute},{limits.new_players_per_hour},{limits.hint_queue}"
 
 
-def stop_hints_here() -> None:
-    """Stop this worker's hints (its server is shutting down)."""
-    from twenty48.web.app import stop_hints
+def stop_work_here() -> None:
+    """Stop this worker's hints and import (its server is shutting down)."""
+    from twenty48.web.app import stop_work
 
     if _app is not None:
-        stop_hints(_app)
+        stop_work(_app)

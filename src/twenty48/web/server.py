@@ -3,10 +3,11 @@
 Both run the same setup: the guarded HTTP protocol (caps on request heads, requests that must
 arrive within ``--request-timeout``, at most ``--max-connections``), no access log, a 5-second grace
 period, the trusted proxies of ``--forwarded-allow-ips`` (none unless named), and a server that
-stops the hints as soon as shutdown begins (waiting hints are answered 503 at once, not cancelled
-with a traceback each when the grace period ends). uvicorn's supervisor builds each worker's server
-as a plain ``uvicorn.Server``; ``run_workers`` has it build this one instead. Each worker is given
-the same ``ServeConfig`` (pickled into it), so every process has the same settings.
+stops the hints and the import as soon as shutdown begins (waiting hints are answered 503 at once,
+not cancelled with a traceback each when the grace period ends; an import stops at its next check).
+uvicorn's supervisor builds each worker's server as a plain ``uvicorn.Server``; ``run_workers`` has it
+build this one instead. Each worker is given the same ``ServeConfig`` (pickled into it), so every
+process has the same settings.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class _WorkerProcess(multiprocess.Process):
         if self._server is None:
             from twenty48.web import served
 
-            self._server = QuietServer(self.config, on_shutdown=served.stop_hints_here)
+            self._server = QuietServer(self.config, on_shutdown=served.stop_work_here)
         return self._server
 
 
