@@ -69,6 +69,7 @@ def chances_of(review: dict) -> list[float]:
 slow = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # plays and reviews whole games
 @slow
 @given(st.integers(0, 2**32 - 1))
 def test_the_solvers_own_game_grades_at_least_99_with_no_mistakes(seed: int) -> None:
@@ -78,6 +79,7 @@ def test_the_solvers_own_game_grades_at_least_99_with_no_mistakes(seed: int) -> 
     assert all(m["best"] == m["played"] for m in review["moves"])
 
 
+@pytest.mark.slow  # reviews whole games
 @slow
 @given(st.integers(0, 2**32 - 1))
 def test_random_moves_grade_at_least_30_points_lower(seed: int) -> None:

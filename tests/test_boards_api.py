@@ -16,6 +16,9 @@ from twenty48.store import Store, transfer
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 #: 2026-12-01 12:00 UTC.
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC).timestamp()
 DAY = "2026-12-01"

@@ -13,6 +13,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import CLAIMS_PER_MINUTE
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def store(tmp_path: Path):

@@ -299,6 +299,7 @@ def test_play_without_a_terminal_says_so(capsys, tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
+@pytest.mark.integration
 def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
     """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0."""
     db = tmp_path / "games.sqlite3"

@@ -21,6 +21,9 @@ from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 OPEN = Board.from_rows([[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])

@@ -16,6 +16,9 @@ from twenty48.web.days import seconds_to_midnight
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
 

@@ -131,6 +131,16 @@ def settled(page: Page, moves: int, timeout: float = 5000) -> None:
     )
 
 
+def still(page: Page, selector: str = "body") -> None:
+    """Wait until nothing in ``selector`` moves any more: its animations (a slide, a tile popping
+    in, a banner fading in) have finished."""
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel).getAnimations({subtree: true})"
+        ".every((a) => a.playState !== 'running')",
+        arg=selector,
+    )
+
+
 #: A position where every direction is legal and a few merges wait.
 OPEN = [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]]
 

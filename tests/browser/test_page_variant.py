@@ -18,6 +18,7 @@ from pagetools import (
     prepare,
     server_state,
     settled,
+    still,
     swipe_frames,
     touch,
     wait_until,
@@ -63,7 +64,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     assert page.get_attribute("#mode", "data-variant") == "merge"
     assert "moves only that tile" in (page.text_content("#help") or "")
     settled(page, 0)
-    page.wait_for_timeout(300)  # the new tiles pop in
+    still(page, "#board")  # the new tiles pop in
     page.screenshot(path=ARTIFACTS / "page-phone-merge.png")
     # New game keeps the mode and, with a game in progress, asks with that mode chosen.
     game = current_game(page, live_server)
