@@ -237,7 +237,7 @@ def raw_sql(location: Path | str):
         from twenty48.store.backends.postgres_dialect import translate
 
         with psycopg.connect(location, autocommit=True) as conn:
-            cursor = conn.execute(translate(statement), params)
+            cursor = psycopg.RawCursor(conn).execute(translate(statement), params)
             return cursor.fetchall() if cursor.description else []
 
     return run

@@ -77,9 +77,9 @@ class Store:
         """Open and migrate the database at ``location``: the PostgreSQL database a
         ``postgresql://`` URL names (needs the ``postgres`` extra), else the SQLite file there
         (default: ``default_path()``, whose directory is created if needed), created if no file is
-        there. With ``group_commit`` (SQLite only; PostgreSQL commits are durable when they return)
-        the caller must ``flush()`` before acknowledging what it wrote. Raises ``StoreError`` (one
-        line) when it cannot be opened."""
+        there. With ``group_commit`` the caller must ``flush()`` before acknowledging what it
+        wrote: SQLite's commits then share one fsync, and PostgreSQL's confirmations are read in one
+        round trip for all of them. Raises ``StoreError`` (one line) when it cannot be opened."""
         if location is None:
             return cls(open_default(cls.default_path(), group_commit=group_commit))
         return cls(open_database(location, group_commit=group_commit))
@@ -112,8 +112,11 @@ class Store:
         self._rows.ping()
 
     def flush(self) -> None:
-        """Make every commit so far durable (group commit): one fsync of the write-ahead log.
-        Returns at once when nothing was committed since the last flush, or without group commit."""
+        """Make every commit so far durable and confirmed (group commit): on SQLite one fsync of
+        the write-ahead log, on PostgreSQL one round trip that reads every commit's answer. Raises
+        ``StoreError`` if one may not have happened: nothing written since the last flush may be
+        acknowledged then. Returns at once when nothing was committed since the last flush, or
+        without group commit."""
         self._rows.flush()
 
     def __enter__(self) -> Self:

@@ -34,6 +34,9 @@ class GameRow(NamedTuple):
     flagged: str | None
     #: When the game's current window of actions began (Unix seconds), or None.
     pace_at: float | None
+    #: The player's best score in the game's variant (0 before any), read with the row so that an
+    #: answer needs no statement of its own for it.
+    best_score: int
 
 
 class GameColumns(NamedTuple):
@@ -61,7 +64,7 @@ class Checkpoint(NamedTuple):
 
 _GAME_COLUMNS = (
     "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, "
-    "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at"
+    "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at, coalesce(b.score, 0)"
 )
 
 
@@ -99,6 +102,7 @@ def game(db: Connection, player_id: int, game_id: int) -> GameRow | None:
     db.lock_player(player_id)
     found = db.execute(
         f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
+        "LEFT JOIN best_scores b ON b.player_id = g.player_id AND b.variant = g.variant "
         "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
         (game_id, player_id),
     ).fetchone()
