@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.ai import best_move, rank_moves
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui import GameScreen, SolverSettings, Twenty48App, game_screen
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
 from twenty48.tui.solver import SolverAnswer

@@ -16,11 +16,11 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
-from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry
 
