@@ -207,7 +207,8 @@ class Stats:
     best: int | None
     mean: float | None
     median: float | None
-    #: Tile (2048 up to the largest reached) -> fraction of finished games whose largest tile reached it.
+    #: Tile (128 up to the one above the largest reached) -> fraction of finished games whose largest
+    #: tile reached it.
     reach: dict[int, float]
     first_reach: dict[int, FirstReach]
     #: Fraction of finished games won (a merge made 2048).
@@ -261,7 +262,7 @@ class TransferCode:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardEntry:
+class LeaderboardEntry:
     """A player's best game on a leaderboard: its place (1 is the best), who and what."""
 
     rank: int
@@ -284,8 +285,8 @@ class Leaderboard:
     variant: str
     #: The daily board's UTC date (YYYY-MM-DD); None for the all-time board.
     date: str | None
-    entries: tuple[BoardEntry, ...]
-    me: BoardEntry | None
+    entries: tuple[LeaderboardEntry, ...]
+    me: LeaderboardEntry | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,3 +311,5 @@ class Daily:
     game_id: int | None
     #: The game's place on the day's board; None unless it is a ranked daily game.
     rank: int | None
+    #: Its score there (None with no place): a place among games still at 0 means nothing yet.
+    score: int | None = None

@@ -8,8 +8,7 @@ from typing import Annotated, Literal, cast
 from fastapi import Query
 from pydantic import BaseModel, Field
 
-from twenty48.store import ID_LIMIT, Positions, Stats
-from twenty48.store.history import MAX_POSITIONS
+from twenty48.store import ID_LIMIT, MAX_POSITIONS, Positions, Stats
 from twenty48.web.models import Spawn, VariantName
 from twenty48.web.params import Digits
 
@@ -89,7 +88,8 @@ class StatsAnswer(BaseModel):
     mean: float | None
     median: float | None
     reach: dict[str, float] = Field(
-        description="Tile (2048 up to the largest reached) -> fraction of finished games that reached it."
+        description="Tile (128 up to the one above the largest reached) -> fraction of finished games "
+        "that reached it."
     )
     first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
     win_rate: float | None
