@@ -195,17 +195,24 @@ def test_connections_that_only_wait_never_keep_a_request_out(tmp_path: Path, cap
     # One client kept 600 connections waiting, each opened again as it was dropped: every other
     # request was answered 503, and past the open-file limit no connection was accepted at all.
     store = Store.open(tmp_path / "busy.sqlite3")
-    with store, in_process(create_app(store), max_connections=4) as url:
+    with store, served(create_app(store), max_connections=4) as (url, server):
         request = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-        silent = [connect(url) for _ in range(3)]
-        half = connect(url)
-        half.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        silent = [connect(url) for _ in range(2)]
+        half_head, half_body = connect(url), connect(url)
+        half_head.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        half_body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 4000\r\n\r\n{"
+        )
+        wait_until(lambda: len(server.server_state.tasks) == 1, "the half body's request never ran")
         with caplog.at_level(logging.WARNING, logger="twenty48.web"):
             crowd = [connect(url) for _ in range(6)]
             # The process holds four: each newer connection let go of the one that waited longest.
-            for sock in (*silent, half, *crowd[:2]):
+            for sock in (*silent, half_head, half_body, *crowd[:2]):
                 assert until_closed(sock) == b""
             assert status_of(raw(url, request)) == 200
+        # The request whose body was awaited was told its client is gone, and ended.
+        wait_until(lambda: not server.server_state.tasks, "the half body's request ran on")
         assert caplog.text.count("let go of a connection") == 7
         for sock in crowd[2:]:
             sock.close()

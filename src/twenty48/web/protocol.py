@@ -31,6 +31,7 @@ application answer carries.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 from typing import Any
@@ -50,6 +51,10 @@ BODY_STEP = 64 * 1024
 RETRY_BUSY_S = 1
 
 logger = logging.getLogger("twenty48.web")
+
+#: Numbers the times connections begin to wait, in order: the loop's clock cannot order them
+#: (uvloop's counts milliseconds, read once a loop iteration, so a crowd accepted at once ties).
+_waits = itertools.count()
 
 _REASONS = {
     400: b"Bad Request",
@@ -83,10 +88,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._max_connections: int | None = self.limit_concurrency
         self.limit_concurrency = None
         self._waiting_since = 0.0  # the loop's time when this connection last began to wait
+        self._wait = 0  # of ``_waits``: the oldest wait is let go first
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
-        self._waiting_since = self.loop.time()
+        self._begin_waiting()
         self._set_deadline()
         limit = self._max_connections
         if limit is not None and len(self.connections) > limit:
@@ -173,8 +179,12 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
-        self._waiting_since = self.loop.time()
+        self._begin_waiting()
         super().on_response_complete()
+
+    def _begin_waiting(self) -> None:
+        self._waiting_since = self.loop.time()
+        self._wait = next(_waits)
 
     def _waiting(self) -> bool:
         """Whether no request of this connection runs: nothing came yet, part of a request is still
@@ -195,7 +205,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self._refuse_busy(limit)
             self.send_400_response("")
             return
-        oldest = min(waiting, key=lambda other: other._waiting_since)
+        oldest = min(waiting, key=lambda other: other._wait)
         logger.warning(
             "let go of a connection from %s that waited %.1f s: this process holds %d connections at "
             "most (--max-connections)",
