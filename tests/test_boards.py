@@ -90,7 +90,7 @@ def test_assisted_chosen_seed_imported_and_anonymous_games_never_rank(location: 
         game = Game.new(11)
         while not game.over:
             game.play(next(d for d in PREFERENCE if d in game.board.legal_moves()))
-        data = transfer.export_game(game, True)
+        data = transfer.export_game(game, "ended")
         store.import_games(ada, transfer.read_file(data))
         anonymous = store.web_player("nobody").id
         ranked_game(store, anonymous)

@@ -197,7 +197,7 @@ def test_assisted_chosen_seed_and_imported_games_never_rank(app, store: Store, c
         game = Game.new(6)
         while not game.over:
             game.play(game.board.legal_moves()[0])
-        imported = ada.post("/api/import", json=transfer.export_game(game, True)).json()["imported"]
+        imported = ada.post("/api/import", json=transfer.export_game(game, "ended")).json()["imported"]
         assert len(imported) == 1
         clock[0] += 2 * 24 * 3600
         board = ada.get("/api/leaderboard?board=all-time").json()

@@ -43,8 +43,11 @@ def test_a_history_round_trips_into_another_database(store: Store, tmp_path: Pat
         result = other.import_games(them, transfer.read_file(exported))
         assert len(result.imported) == 3 and result.skipped == 0
         again = other.export_history(them)
-        # Imported games are finished (none of them is the player's current game).
-        assert [g | {"finished": True} for g in exported["games"]] == again["games"]
+        # Imported games are finished (none of them is the player's current game): the one being
+        # played comes back abandoned.
+        assert exported["games"][2]["status"] == "playing"
+        exported["games"][2] |= {"finished": True, "status": "abandoned"}
+        assert exported["games"] == again["games"]
         summaries = other.games(them)
         assert all(s.origin == "imported" and s.assisted is None for s in summaries)
         # Never ranked: an import does not raise the best score.
@@ -67,7 +70,7 @@ def test_one_changed_action_refuses_the_file_naming_the_game(store: Store) -> No
     game = played(7, 60)
     record = store.add_game(player, game)
     good = store.export_game(player, record.id)
-    first = transfer.export_game(played(8, 20), finished=True)
+    first = transfer.export_game(played(8, 20), "abandoned")
     caught = indistinguishable = 0
     for ply, original in enumerate(game.actions):
         for direction in Direction:
@@ -100,6 +103,8 @@ def test_one_changed_action_refuses_the_file_naming_the_game(store: Store) -> No
         ({"format": "other"}, "format"),
         ({"actions": ["sideways"]}, "sideways"),
         ({"extra": 1}, "unknown"),
+        ({"status": "over"}, "status must be one of playing, ended, abandoned"),
+        ({"status": "ended"}, "status ended but finished false"),
         ({"start_score": 5}, "start_score"),
     ],
 )
@@ -114,7 +119,7 @@ def test_a_malformed_game_is_refused(store: Store, change: dict, message: str) -
 def test_an_over_game_recorded_unfinished_is_refused() -> None:
     game = played(11, 10_000)
     assert game.over
-    file = transfer.export_game(game, finished=False)
+    file = transfer.export_game(game, "playing")
     with pytest.raises(ImportRefusedError, match="unfinished"):
         transfer.read_file(file)
 
@@ -128,8 +133,8 @@ def test_not_a_file_is_refused() -> None:
 def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None:
     player = store.local_player().id
     game = played(12, 50, START, 300)
-    file = transfer.export_game(game, finished=True)
-    del file["board"]
+    file = transfer.export_game(game, "abandoned")
+    del file["board"], file["status"]
     assert set(file) == {
         "format", "seed", "variant", "start_board", "start_score", "actions", "score", "moves",
         "max_tile", "finished",
@@ -141,3 +146,13 @@ def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None
     # Without the board the other fields are still checked.
     with pytest.raises(ImportRefusedError, match="score"):
         transfer.read_file(file | {"score": game.score + 4})
+
+
+def test_a_status_the_replay_contradicts_is_refused() -> None:
+    left, over = played(13, 20), played(14, 10_000)
+    assert not left.over and not left.won and over.over
+    for game, claimed in ((left, "ended"), (over, "abandoned")):
+        file = transfer.export_game(game, claimed)
+        with pytest.raises(ImportRefusedError, match=f"the file says the game was {claimed}, its replay"):
+            transfer.read_file(file)
+    assert [i.game.board for i in transfer.read_file(transfer.export_game(left, "abandoned"))] == [left.board]

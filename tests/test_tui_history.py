@@ -89,3 +89,26 @@ async def test_r_lists_the_games_and_enter_replays_one_move_by_move(tmp_path):
         await wait_for(pilot, lambda: app.screen is app.game_screen)
         # The history's keys played nothing in the game underneath.
         assert app.game_screen.game.to_dict() == playing  # type: ignore[union-attr]
+
+
+async def test_the_history_tells_an_ended_game_from_an_abandoned_one(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    left = Game.new(seed=4)
+    for _ in range(6):
+        next(d for d in ORDER if left.move(d).changed)
+    with Store.open(db) as store:
+        player = store.local_player().id
+        store.add_game(player, long_game(3))
+        record = store.add_game(player, left)
+        store.note_hint(player, record.id, record.revision)
+        store.new_game(player)
+    app = Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        rows = app.screen.query_one("DataTable")
+        assert [rows.get_row_at(i)[6:] for i in range(3)] == [
+            ["in progress", "no"],
+            ["abandoned", "1 hint"],
+            ["ended", "no"],
+        ]

@@ -91,7 +91,8 @@ class ListQuery(NamedTuple):
 
 
 class StatsQuery(NamedTuple):
-    """The finished games a statistic covers: one player's, one variant's, assisted ones or not."""
+    """The games a statistic covers: one player's, one variant's, the ended ones (and the abandoned
+    ones too, with ``abandoned``), assisted ones or not (``records.game_status``)."""
 
     player_id: int
     variant: str
@@ -100,6 +101,20 @@ class StatsQuery(NamedTuple):
     #: Leave out every game that had a hint, an auto-played move or an undo, or whose counts are
     #: unknown.
     unassisted: bool
+    #: Count the abandoned games too (replaced by a new game before they were over or won).
+    abandoned: bool = False
+
+
+class StatsTotals(NamedTuple):
+    """How many games there are, and the totals of those a statistic covers."""
+
+    games: int
+    ended: int
+    abandoned: int
+    counted: int
+    best: int | None
+    mean: float | None
+    won: int
 
 
 class HistoryConnection(Protocol):
@@ -131,10 +146,11 @@ class HistoryConnection(Protocol):
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         """Add to the game's assisted counts (unknown counts stay unknown)."""
 
-    def hint_revision(self, game_id: int) -> int | None:
-        """The revision of the last hint counted for the game."""
+    def hint_revision(self, game_id: int, *, auto: bool = False) -> int | None:
+        """The revision of the last hint counted for the game: the player's, or (``auto``) one
+        asked for auto-play."""
 
-    def set_hint_revision(self, game_id: int, revision: int) -> None: ...
+    def set_hint_revision(self, game_id: int, revision: int, *, auto: bool = False) -> None: ...
 
     def mark_imported(self, game_id: int) -> None:
         """The game came from a file: never ranked, its assisted counts unknown."""
@@ -145,22 +161,23 @@ class HistoryConnection(Protocol):
     def delete_game(self, player_id: int, game_id: int, now: str) -> None:
         """Remove the game's moves, checkpoints and state; its row stays, hidden (ids are never reused)."""
 
-    def stats_totals(self, query: StatsQuery) -> tuple[int, int, int | None, float | None, int]:
-        """(games, finished games, best, mean score, games won); the last four over finished games."""
+    def stats_totals(self, query: StatsQuery) -> StatsTotals:
+        """The player's games in the variant (assisted ones or not), and the totals of the ones
+        ``query`` covers."""
 
     def median_score(self, query: StatsQuery) -> float | None: ...
 
     def reach_counts(self, query: StatsQuery, smallest: int) -> dict[int, int]:
-        """Largest tile (``smallest`` and up) -> how many finished games ended with it."""
+        """Largest tile (``smallest`` and up) -> how many of the games ended with it."""
 
     def first_reach(self, query: StatsQuery, smallest: int) -> dict[int, tuple[float, int]]:
-        """Tile -> (median, best) first-reach move over the finished games that reached it."""
+        """Tile -> (median, best) first-reach move over the games that reached it."""
 
     def streaks(self, query: StatsQuery, tile: int) -> tuple[int, int]:
-        """(current, longest) run of finished games, in id order, whose largest tile reached ``tile``."""
+        """(current, longest) run of the games, in id order, whose largest tile reached ``tile``."""
 
     def recent_scores(self, query: StatsQuery, count: int) -> list[int]:
-        """The scores of the last ``count`` finished games, oldest first."""
+        """The scores of the last ``count`` of the games, oldest first."""
 
 
 class LimitsConnection(Protocol):

@@ -210,7 +210,8 @@ class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, Boa
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
         a single-tile move on a game whose variant has none. ``auto``: the move was auto-played
-        (counted in the game's assisted counts)."""
+        (counted in the game's assisted counts, unless ``note_hint(..., auto=True)`` counted it
+        already at this position)."""
         action = make_action(direction, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
@@ -220,7 +221,7 @@ class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, Boa
             if turn.changed:
                 log_actions(db, row.id, game, game.moves - 1)
                 checkpoints.note_move(db, row.id, max_before, game)
-                if auto:
+                if auto and db.hint_revision(row.id, auto=True) != row.revision:
                     row = _assisted(db, row, auto_moves=1)
                 row = self._save(db, row, game)
             return MoveOutcome(turn, self._as_record(db, row, game))

@@ -4,8 +4,9 @@ A part of ``Store`` (``twenty48.store.games``), kept apart so that each module s
 operation is scoped to a player as the rest of the store is::
 
     store.positions(player_id, game_id, first=0, count=100)  # Positions: the boards after moves n ...
-    store.stats(player_id, "classic", assisted=False)         # Stats of finished unassisted games
+    store.stats(player_id, "classic", assisted=False)         # Stats of ended unassisted games
     store.note_hint(player_id, game_id, revision)             # a hint was asked (once per position)
+    store.note_hint(player_id, game_id, revision, auto=True)  # auto-play's: counts its move
     store.delete_game(player_id, game_id)                     # gone from the player's games
     store.export_game(player_id, game_id)                     # a "twenty48-game/1" dict
     store.export_history(player_id)                           # a "twenty48-history/1" dict
@@ -65,23 +66,26 @@ class HistoryStore:
                 found = checkpoints.positions(db, game_id, seed, get_variant(variant), start, first, last)
             return Positions(game_id, moves + 1, tuple(found))
 
-    def stats(self, player_id: int, variant: str, *, assisted: bool = True) -> Stats:
-        """The player's figures in ``variant``; ``assisted=False`` counts only games known to have
-        had no hint, auto-played move or undo."""
+    def stats(self, player_id: int, variant: str, *, assisted: bool = True, abandoned: bool = False) -> Stats:
+        """The player's figures in ``variant``, over the games that ended (``abandoned=True``: and
+        those abandoned); ``assisted=False`` counts only games known to have had no hint,
+        auto-played move or undo."""
         name = get_variant(variant).name
         with self._read() as db:
             return stats.compute(
-                db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted)
+                db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted, abandoned)
             )
 
-    def note_hint(self, player_id: int, game_id: int, revision: int) -> None:
+    def note_hint(self, player_id: int, game_id: int, revision: int, *, auto: bool = False) -> None:
         """Count a hint asked on the game at ``revision``; asking again at that revision counts nothing.
+        ``auto``: the hint is auto-play's, asked for the move it then plays: it counts as that
+        auto-played move (not as a hint), which ``move(..., auto=True)`` then does not count again.
         The game's revision does not change (a hint is not an action)."""
         with self._write() as db:
             _owned(db, player_id, game_id)
-            if db.hint_revision(game_id) != revision:
-                db.add_assists(game_id, hints=1)
-                db.set_hint_revision(game_id, revision)
+            if db.hint_revision(game_id, auto=auto) != revision:
+                db.add_assists(game_id, **{"auto_moves" if auto else "hints": 1})
+                db.set_hint_revision(game_id, revision, auto=auto)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
         """Remove one of the player's games (its moves and state); if it was the current game the
@@ -145,7 +149,7 @@ def _export(store: HistoryStore, db: Connection, player_id: int, game_id: int) -
             "a ranked game in progress cannot be exported: its seed would tell every tile still to come",
             record,
         )
-    return transfer.export_game(game, record.finished)
+    return transfer.export_game(game, record.status)
 
 
 def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:

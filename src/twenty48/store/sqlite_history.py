@@ -13,7 +13,7 @@ from typing import Any
 
 from twenty48.game import Action, parse_action
 from twenty48.rules import Board
-from twenty48.store.backend import Checkpoint, GameColumns, ListQuery, StatsQuery
+from twenty48.store.backend import Checkpoint, GameColumns, ListQuery, StatsQuery, StatsTotals
 from twenty48.store.records import GameSummary
 
 #: Sort name -> the games column a page is ordered by (ties: newest first).
@@ -22,16 +22,26 @@ SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
     g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin, g.ranked, g.daily, g.finished_at,
     g.flagged"""
+#: The column of the last hint counted: the player's (False) or auto-play's (True).
+_HINT_REVISION = {False: "hint_revision", True: "auto_hint_revision"}
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
 
+#: Of the player's games in ``games_stats``, given the current game's id: the finished ones (over, or
+#: replaced by a newer game) and the ended ones (over, or won and replaced: ``records.game_status``).
+_FINISHED_ROW = "(over OR id IS DISTINCT FROM ?)"
+_ENDED_ROW = "(over OR (won AND id IS DISTINCT FROM ?))"
+_UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0"
+
+
 def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
-    """A CTE ``f`` of the finished games a statistic covers, and its parameters."""
-    unassisted = "AND hints = 0 AND auto_moves = 0 AND undos = 0" if query.unassisted else ""
+    """A CTE ``f`` of the games a statistic covers, and its parameters."""
+    unassisted = _UNASSISTED if query.unassisted else ""
+    covered = _FINISHED_ROW if query.abandoned else _ENDED_ROW
     sql = f"""WITH f AS (
         SELECT id, score, max_tile, won FROM games INDEXED BY games_stats
-        WHERE player_id = ? AND variant = ? AND NOT set_aside AND (over OR id IS DISTINCT FROM ?)
+        WHERE player_id = ? AND variant = ? AND NOT set_aside AND {covered}
               {unassisted})"""
     return sql, [query.player_id, query.variant, query.current_game_id]
 
@@ -126,7 +136,8 @@ class SQLiteHistory:
         self.forget_after(game_id, -1)
         self._db.execute("DELETE FROM game_reviews WHERE game_id = ?", (game_id,))
         self._db.execute(
-            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played', "
+            "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, "
+            "auto_hint_revision = NULL, origin = 'played', "
             "ranked = FALSE, daily = NULL, finished_at = NULL, flagged = NULL WHERE id = ?",
             (game_id,),
         )
@@ -140,12 +151,13 @@ class SQLiteHistory:
             (hints, auto_moves, undos, game_id),
         )
 
-    def hint_revision(self, game_id: int) -> int | None:
-        (revision,) = self._db.execute("SELECT hint_revision FROM games WHERE id = ?", (game_id,)).fetchone()
+    def hint_revision(self, game_id: int, *, auto: bool = False) -> int | None:
+        column = _HINT_REVISION[auto]
+        (revision,) = self._db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()
         return revision
 
-    def set_hint_revision(self, game_id: int, revision: int) -> None:
-        self._db.execute("UPDATE games SET hint_revision = ? WHERE id = ?", (revision, game_id))
+    def set_hint_revision(self, game_id: int, revision: int, *, auto: bool = False) -> None:
+        self._db.execute(f"UPDATE games SET {_HINT_REVISION[auto]} = ? WHERE id = ?", (revision, game_id))
 
     def mark_imported(self, game_id: int) -> None:
         self._db.execute(
@@ -178,18 +190,19 @@ class SQLiteHistory:
 
     # ---- statistics -----------------------------------------------------------------------------
 
-    def stats_totals(self, query: StatsQuery) -> tuple[int, int, int | None, float | None, int]:
-        unassisted = "AND hints = 0 AND auto_moves = 0 AND undos = 0" if query.unassisted else ""
-        (games,) = self._db.execute(
-            f"SELECT count(*) FROM games INDEXED BY games_stats "
+    def stats_totals(self, query: StatsQuery) -> StatsTotals:
+        unassisted = _UNASSISTED if query.unassisted else ""
+        games, finished, ended = self._db.execute(
+            f"SELECT count(*), count(*) FILTER (WHERE {_FINISHED_ROW}), count(*) FILTER (WHERE {_ENDED_ROW}) "
+            f"FROM games INDEXED BY games_stats "
             f"WHERE player_id = ? AND variant = ? AND NOT set_aside {unassisted}",
-            (query.player_id, query.variant),
+            (query.current_game_id, query.current_game_id, query.player_id, query.variant),
         ).fetchone()
         cte, params = _finished_games(query)
-        finished, best, mean, won = self._db.execute(
+        counted, best, mean, won = self._db.execute(
             f"{cte} SELECT count(*), max(score), avg(score), count(*) FILTER (WHERE won) FROM f", params
         ).fetchone()
-        return games, finished, best, mean, won
+        return StatsTotals(games, ended, finished - ended, counted, best, mean, won)
 
     def median_score(self, query: StatsQuery) -> float | None:
         cte, params = _finished_games(query)

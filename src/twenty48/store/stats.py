@@ -1,7 +1,9 @@
 """A player's statistics in one variant, from SQL aggregates over the per-game summary columns.
 
-Every figure but ``games`` is over finished games (over, or replaced by a newer game). Reach rates
-and first reaches cover every tile from 2048 to the largest reached (2048 alone while none was).
+The figures are over the games that ended (game over, or won), and over the abandoned ones too
+(replaced by a newer game before they were over or won) when asked (``records.game_status``); how
+many games ended and how many were abandoned is counted apart. Reach rates and first reaches cover
+every tile from 2048 to the largest reached (2048 alone while none was).
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from twenty48.rules import WINNING_TILE
 from twenty48.store.backend import Connection, StatsQuery
 from twenty48.store.records import FirstReach, Stats
 
-#: How many of the last finished games ``Stats.recent`` holds.
+#: How many of the last games counted ``Stats.recent`` holds.
 RECENT = 100
 
 
 def compute(db: Connection, query: StatsQuery) -> Stats:
-    games, finished, best, mean, won = db.stats_totals(query)
-    if finished == 0:
-        return Stats.unfinished(query.variant, games)
+    games, ended, abandoned, counted, best, mean, won = db.stats_totals(query)
+    if counted == 0:
+        return Stats.unfinished(query.variant, games, ended, abandoned)
     exact = db.reach_counts(query, WINNING_TILE)
     tiles = [WINNING_TILE]
     while tiles[-1] < max(exact, default=WINNING_TILE):
@@ -27,14 +29,16 @@ def compute(db: Connection, query: StatsQuery) -> Stats:
     return Stats(
         variant=query.variant,
         games=games,
-        finished=finished,
+        ended=ended,
+        abandoned=abandoned,
+        counted=counted,
         best=best,
         mean=mean,
         median=db.median_score(query),
         # Reaching a tile is ending with it or anything larger.
-        reach={t: sum(n for tile, n in exact.items() if tile >= t) / finished for t in tiles},
+        reach={t: sum(n for tile, n in exact.items() if tile >= t) / counted for t in tiles},
         first_reach={t: FirstReach(*firsts[t]) if t in firsts else FirstReach(None, None) for t in tiles},
-        win_rate=won / finished,
+        win_rate=won / counted,
         streak_current=current,
         streak_best=longest,
         recent=tuple(db.recent_scores(query, RECENT)),

@@ -6,6 +6,7 @@ A game file::
      "start_board": [[...] x 4],   # only for a game that began from a prepared board
      "start_score": 120,           # only with start_board, when that board had a score
      "actions": ["up", "left@5", ...], "score": 1234, "moves": 310, "max_tile": 256, "finished": true,
+     "status": "ended",             # or "abandoned", "playing": always written, optional on import
      "board": [[...] x 4]}          # the final board: always written, optional on import
 
 A history file is ``{"format": "twenty48-history/1", "games": [game file, ...]}``. Importing replays
@@ -21,14 +22,16 @@ without it (exactly the issue's format) still imports, checked on the other fiel
 ``start_score``: without it a prepared board's score would make the replay's score differ.
 ``spawns``: the spawn scheme (``twenty48.spawns``), written only for a game of the keyed scheme
 (``"blake2b"``, a ranked game), whose ``seed`` is then its key as 64 lower-case hex digits; a file
-without it is a SplitMix64 game, as every file before the schemes.
+without it is a SplitMix64 game, as every file before the schemes. ``status``: what became of the
+game (``records.game_status``): "ended" (game over, or won), "abandoned" (left for a new game before
+either) or "playing"; on import it must agree with ``finished`` and with the replay.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from twenty48 import spawns
 from twenty48.checks import is_int
@@ -36,6 +39,7 @@ from twenty48.game import Game, Start, parse_action
 from twenty48.rules import Board
 from twenty48.store.checkpoints import Index, Indexer, start_game
 from twenty48.store.errors import StoreError
+from twenty48.store.records import Status, game_status
 from twenty48.variants import get_variant
 
 GAME_FORMAT = "twenty48-game/1"
@@ -43,7 +47,7 @@ HISTORY_FORMAT = "twenty48-history/1"
 _REQUIRED = {"format", "seed", "variant", "actions", "score", "moves", "max_tile", "finished"}
 #: ``board`` is written by every export but optional on import (checked when present), so that a
 #: file in exactly the issue's format imports.
-_FIELDS = _REQUIRED | {"start_board", "start_score", "board", "spawns"}
+_FIELDS = _REQUIRED | {"start_board", "start_score", "board", "spawns", "status"}
 
 
 class ImportRefusedError(StoreError, ValueError):
@@ -67,7 +71,7 @@ def key(game: Game) -> tuple[object, ...]:
     return (game.seed, game.variant.name, game.start, game.actions)
 
 
-def export_game(game: Game, finished: bool) -> dict[str, Any]:
+def export_game(game: Game, status: Status) -> dict[str, Any]:
     data: dict[str, Any] = {"format": GAME_FORMAT}
     if game.spawns != spawns.SPLITMIX64:
         data["spawns"] = game.spawns
@@ -81,7 +85,8 @@ def export_game(game: Game, finished: bool) -> dict[str, Any]:
         score=game.score,
         moves=game.moves,
         max_tile=game.board.max_tile,
-        finished=finished,
+        finished=status != "playing",
+        status=status,
         board=[list(row) for row in game.board.rows],
     )
     return data
@@ -157,7 +162,21 @@ def _replayed(item: object) -> Imported:
         raise ValueError("finished must be true or false")
     if game.over and not item["finished"]:
         raise ValueError("the file says the game is unfinished, its replay ends it")
+    if "status" in item:
+        _check_status(item["status"], item["finished"], game)
     return Imported(game, replay.index)
+
+
+def _check_status(status: object, finished: bool, game: Game) -> None:
+    if status not in get_args(Status):
+        raise ValueError(f"status must be one of {', '.join(get_args(Status))}, got {str(status)[:40]!r}")
+    if (status != "playing") != finished:
+        raise ValueError(f"the file says status {status} but finished {str(finished).lower()}")
+    if finished and status != game_status(game.over, game.won, finished):
+        raise ValueError(
+            f"the file says the game was {status}, its replay is {'' if game.over else 'not '}over "
+            f"and {'' if game.won else 'not '}won"
+        )
 
 
 def _start(item: Mapping[str, Any]) -> Start | None:

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from twenty48.store import GameNotFoundError, Position, Store, StoreError
 from twenty48.tui.widgets import BoardView, StatBox, board_geometry
+from twenty48.wording import STATUS_WORDS, assists
 
 #: Games fetched per page of the list; the next page comes when the cursor nears the end.
 LIST_PAGE = 50
@@ -32,15 +33,6 @@ SPEEDS = (1, 2, 5, 10, 25)
 DEFAULT_SPEED = 5
 #: Moves skipped by Page Up / Page Down.
 LEAP = 100
-
-
-def _assisted(summary: object) -> str:
-    counts = [getattr(summary, name, None) for name in ("hints", "auto_moves", "undos")]
-    if any(count is None for count in counts):
-        return "unknown"
-    hints, auto, undos = counts
-    parts = [f"{n} {label}" for n, label in ((hints, "hints"), (auto, "auto"), (undos, "undos")) if n]
-    return ", ".join(parts) or "no"
 
 
 class HistoryScreen(Screen[None]):
@@ -73,7 +65,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Finished", "Assisted")
+        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Status", "Assisted")
         self._load()
         table.focus()
 
@@ -94,8 +86,8 @@ class HistoryScreen(Screen[None]):
                 Text(f"{game.score:,}", justify="right"),
                 Text(str(game.max_tile), justify="right"),
                 Text(str(game.moves), justify="right"),
-                "yes" if game.finished else "playing",
-                _assisted(game),
+                STATUS_WORDS[game.status],
+                assists(game),
                 key=str(game.id),
             )
         self._next = games[-1].id if len(games) == LIST_PAGE else None

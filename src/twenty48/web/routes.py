@@ -236,13 +236,20 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     "values are estimates under those assumptions, and single-tile moves are not considered. "
     "Hints are computed one at a time: a player has at most one at once (429 `hint_in_progress`), "
     "and at most `2048 serve --hint-queue` are computed or waiting over all players (503 "
-    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped.",
+    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped. A hint is "
+    "counted in the game's `hints` once per position; with `auto=true` it is auto-play's, asked for "
+    "the move it then plays: it counts as that auto-played move instead (`auto_moves`, once per "
+    "position), and the move played from it with `auto: true` is not counted again. Either kind "
+    "makes the game assisted (a ranked game is unranked).",
 )
 async def hint(
     request: Request,
     me: CallerDep,
     game_id: GameId,
     time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS), Digits] = DEFAULT_HINT_MS,
+    auto: Annotated[
+        bool, Query(description="The hint is auto-play's: counted as the auto-played move it chooses.")
+    ] = False,
 ) -> Response:
     asked = game_id
     # A hint on a pending game is counted (it unranks the game), so the game is stored first.
@@ -257,7 +264,7 @@ async def hint(
     if lease is None:
         raise HintInProgressError("a hint for this player is already being computed", 1)
     try:
-        await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
+        await me.run(me.web.store.note_hint, me.player, game_id, record.revision, auto=auto)
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,
