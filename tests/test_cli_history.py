@@ -119,6 +119,8 @@ def test_a_game_left_for_a_new_one_is_abandoned_and_out_of_the_figures(tmp_path:
 
 
 def test_history_of_a_new_database_and_bad_options(tmp_path: Path, capsys) -> None:
+    with Store.open(tmp_path / "new.sqlite3"):
+        pass
     status, out, _ = run(capsys, "history", "--db", str(tmp_path / "new.sqlite3"))
     assert status == 0 and "No games yet" in out
     for bad in (["--sort", "moves"], ["--limit", "0"], ["--before", "x"], ["--finished", "--unfinished"]):
@@ -299,7 +301,7 @@ def test_an_unreadable_database_is_one_line_and_status_1(tmp_path: Path, capsys)
     for argv in (["history"], ["stats"], ["export", "--all", "-o", str(tmp_path / "x.json")]):
         status, out, err = run(capsys, *argv, "--db", str(damaged))
         assert status == 1 and out == "" and len(err.strip().splitlines()) == 1
-        assert err.startswith(f"2048 {argv[0]}: ")
+        assert err.startswith(f"2048 {argv[0]}: error: ")
 
 
 def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
@@ -313,6 +315,6 @@ def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) 
     )
     assert result.returncode == 2 and result.stdout == ""
     assert (
-        result.stderr.startswith("2048 import: the game (seed 1): lacks fields actions")
+        result.stderr.startswith("2048 import: error: the game (seed 1): lacks fields actions")
         and "Traceback" not in result.stderr
     )

@@ -87,6 +87,18 @@ def two_largest(board: Board) -> bool:
     return board.cells.count(MAX_TILE) > 1
 
 
+def unreachable(board: Board) -> str | None:
+    """Why no game reaches ``board``, or None when that is not known: every position in play holds
+    at least two tiles (the two it starts with; a merge's freed cell is taken by the spawn after
+    it), and never two 131072 tiles (``two_largest``)."""
+    tiles = sum(1 for cell in board.cells if cell)
+    if tiles < 2:
+        return f"it holds {'no tile' if tiles == 0 else 'one tile'} (a position in play holds two or more)"
+    if two_largest(board):
+        return f"it holds two {MAX_TILE} tiles (building the second takes the room the first holds)"
+    return None
+
+
 def slide_line(values: Sequence[int]) -> LineMove:
     """Slide one line toward position 0 and merge, following the three merge rules.
 

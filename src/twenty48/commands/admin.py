@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             store.set_hidden(profile.player_id, args.action == "hide", by_host=True)
             print(f"player {profile.player_id} ({_name(profile)}): {_seen(store.profile(profile.player_id))}")
 
-    return with_database(f"admin {args.action}", args.db, act)
+    return with_database(f"admin {args.action}", args.db, act, existing=True)
 
 
 def print_players(store: Store, *, named_only: bool) -> None:

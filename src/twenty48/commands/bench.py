@@ -17,7 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, bounded_int, solver_time_limit
+from twenty48.commands.hint import add_setting_arguments, solver_time_limit
+from twenty48.commands.messages import fail
+from twenty48.commands.numbers import bounded_int
 from twenty48.commands.replay import parse_seed
 from twenty48.spawns import SEED_LIMIT
 
@@ -56,8 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.seed + args.games > SEED_LIMIT:
-        print("2048 bench: error: the seeds SEED .. SEED+GAMES-1 must stay below 2**64", file=sys.stderr)
-        return 2
+        return fail("bench", "the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
     from twenty48.ai.play import summarize
 
     cores = available_cores()

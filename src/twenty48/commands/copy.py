@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from twenty48.commands.messages import fail
 
 HELP = "Copy an SQLite store into an empty PostgreSQL database, verifying every game by replay."
 
@@ -19,19 +20,16 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.store.location import is_postgres, postgres_backend, redact
 
     if not args.source.is_file():
-        print(f"2048: {args.source} is not a file", file=sys.stderr)
-        return 2
+        return fail("copy", f"{args.source} is not a file")
     try:
         if not is_postgres(args.target):
-            print("2048: --to must be a postgresql:// URL", file=sys.stderr)
-            return 2
+            return fail("copy", "--to must be a postgresql:// URL")
         postgres_backend()
         from twenty48.store.copy import copy_store
 
         result = copy_store(args.source, args.target)
     except StoreError as exc:
-        print(f"2048: {exc}", file=sys.stderr)
-        return 1
+        return fail("copy", str(exc), 1)
     print(
         f"copied {result.players} players and {result.games} games (each verified by replay) "
         f"from {args.source} to {redact(args.target)}"

@@ -6,7 +6,7 @@ import argparse
 import json
 from datetime import datetime
 
-from twenty48.commands.hint import bounded_int
+from twenty48.commands.numbers import bounded_int
 from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
 from twenty48.store import GameSummary, Player, Store
 from twenty48.store.games import SORTS
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_table(games, next_before, "No game matches these options.")
 
-    return with_store("history", args.db, act)
+    return with_store("history", args.db, act, existing=True)
 
 
 def print_json(games: list[GameSummary], next_before: int | None) -> None:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from twenty48.commands.database import add_db_argument
+from twenty48.commands.messages import fail
 from twenty48.commands.replay import parse_seed
 from twenty48.variants import VARIANTS
 
@@ -35,8 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("2048 play: needs an interactive terminal (stdin and stdout)", file=sys.stderr)
-        return 2
+        return fail("play", "needs an interactive terminal (stdin and stdout)")
     if (args.seed is not None or args.variant is not None) and not args.new and not _may_replace(args):
         print("2048 play: the game in progress is kept; `2048 play` resumes it", file=sys.stderr)
         return 1

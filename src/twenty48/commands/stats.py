@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_tables(found, args.assisted == "exclude", args.abandoned == "include")
 
-    return with_store("stats", args.db, act)
+    return with_store("stats", args.db, act, existing=True)
 
 
 def print_tables(stats: Stats, unassisted: bool, abandoned: bool) -> None:
