@@ -289,6 +289,21 @@ async def test_game_over_try_again(db):
         assert not screen_of(app).game.over and app.screen is screen_of(app)
 
 
+@pytest.mark.parametrize(
+    ("earlier", "said"), [(None, "A new best!"), (16, "The same as your best."), (20, "Best: 20.")]
+)
+async def test_only_a_score_above_the_best_before_is_a_new_best(db, earlier, said):
+    if earlier is not None:
+        with Store.open(db) as store:
+            store.add_game(store.local_player().id, Game.from_board(LOSING, seed=1, score=earlier))
+    app = make_app(db, game=Game.from_board(LOSING, seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")  # 8 + 8: game over at 16
+        dialog = app.screen
+        assert isinstance(dialog, GameOverDialog) and screen_of(app).game.score == 16
+        assert dialog.message.endswith(f"Final score: 16. {said}")
+
+
 # ---- terminal size --------------------------------------------------------------------------------
 
 
@@ -387,7 +402,7 @@ async def test_a_newer_or_foreign_database_is_named_and_never_started_fresh(db, 
         await pilot.press("f")  # not offered: nothing happens
         assert app.screen is dialog
         await pilot.press("enter")
-    assert app.return_code == 0
+    assert app.return_code == 1
     assert db.read_bytes() == before
     assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
@@ -426,13 +441,18 @@ async def test_a_busy_database_can_be_tried_again(db, monkeypatch):
     assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
 
-async def test_quitting_from_the_database_dialog(db):
+async def test_quitting_from_the_database_dialog_ends_with_status_1_and_says_why(db):
     db.mkdir()  # a directory where the file should be
     app = make_app(db)
+    said: list[object] = []
+    exit_app = app.exit
+    app.exit = lambda *args, **kwargs: said.append(kwargs.get("message")) or exit_app(*args, **kwargs)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, DatabaseErrorDialog)
         await pilot.press("q")
-    assert app.return_code == 0
+    # Nothing was played: a script sees the failure, the player the reason after the screen closes.
+    assert app.return_code == 1
+    assert str(said[0]).startswith(f"2048 play: error: {db}")
 
 
 # ---- hints and auto-play --------------------------------------------------------------------------
@@ -589,6 +609,6 @@ async def test_a_damaged_postgresql_database_is_never_offered_start_fresh(postgr
         await pilot.press("f")  # not offered: nothing happens
         assert app.screen is dialog
         await pilot.press("enter")
-    assert app.return_code == 0
+    assert app.return_code == 1
     with psycopg.connect(postgres_url) as conn:
         assert conn.execute("SELECT state FROM games WHERE id = %s", (game.id,)).fetchone() == ("not json",)

@@ -35,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from twenty48.tui.colours import check_color_system
+
+    try:
+        check_color_system()
+    except ValueError as exc:
+        return fail("play", str(exc))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return fail("play", "needs an interactive terminal (stdin and stdout)")
     if (args.seed is not None or args.variant is not None) and not args.new and not _may_replace(args):
@@ -43,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
-    Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant).run()
-    return 0
+    app = Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant)
+    app.run()
+    return app.return_code or 0
 
 
 def _may_replace(args: argparse.Namespace) -> bool:

@@ -142,9 +142,16 @@ class GameOverDialog(ChoiceDialog):
 
     escape_choice = Choice.CLOSE
 
-    def __init__(self, score: int, best: int, won: bool) -> None:
+    def __init__(self, score: int, best_before: int, won: bool) -> None:
+        """``best_before``: the player's best in the variant before this game; only a higher score
+        is a new best."""
         reached = "You reached 2048. " if won else ""
-        record = " A new best!" if score >= best and score > 0 else f" Best: {best}."
+        if score > best_before:
+            record = " A new best!"
+        elif score == best_before:
+            record = " The same as your best."
+        else:
+            record = f" Best: {best_before}."
         super().__init__(
             "Game over!",
             f"{reached}No move is left.\nFinal score: {score}.{record}",

@@ -15,12 +15,11 @@ from contextlib import contextmanager
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
@@ -28,31 +27,25 @@ from twenty48.ai import warm_up
 from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
 from twenty48.rules import Board, Direction
+from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
 from twenty48.tui.history_screen import open_history
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.solver import SolverAnswer, SolverSettings, solve
-from twenty48.tui.widgets import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
-    BoardView,
-    HintPanel,
-    StatBox,
-    board_geometry,
-)
+from twenty48.tui.widgets import BoardGeometry, BoardView, HintPanel, StatBox
 from twenty48.variants import CLASSIC
 
 #: How long a spawned or merged tile stays marked.
 MARK_SECONDS = 0.35
 
 _MOVE_KEYS = Binding.Group("Move", compact=True)
-#: The actions that need the board on screen; refused while the terminal is too small.
-_PLAY_ACTIONS = frozenset({"move", "undo", "new_game", "hint", "autoplay"})
 
 
-class GameScreen(Screen[None]):
+class GameScreen(BoardScreen):
     """The board, the score boxes, the hint panel and the key bindings of a game. Its looks are in
     twenty48.tcss."""
+
+    BOARD_ACTIONS = frozenset({"move", "undo", "new_game", "hint", "autoplay"})
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move('up')", "Move", group=_MOVE_KEYS),
@@ -74,8 +67,6 @@ class GameScreen(Screen[None]):
 
     #: Whether the solver is playing; the status lines say so.
     autoplay: var[bool] = var(False, init=False)
-    #: Whether the terminal is too small for the board: a message replaces it and play is refused.
-    too_small: var[bool] = var(False, init=False, toggle_class="-too-small", bindings=True)
     #: Whether the footer offers undo. The footer is rebuilt on every bindings refresh, so a var
     #: refreshes them only when undo's state flips.
     undo_offered: var[bool] = var(False, init=False, bindings=True)
@@ -104,7 +95,7 @@ class GameScreen(Screen[None]):
     # ---- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="body"):
+        with Horizontal(id="body", classes="board-body"):
             with Vertical(id="board-area"):
                 yield BoardView(palette=self.palette, id="board")
             with Vertical(id="side"):
@@ -119,37 +110,24 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
+        super().on_mount()
         self._show()
         self._offer_dialog()
         self._warm_up()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
+    def leave_hint(self) -> str:
+        return "press q to quit" + (" (the game is saved)." if self.session.saving else ".")
 
-    def on_screen_resume(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        geometry = board_geometry(width, height)
-        if geometry is not None:
-            self.query_one(BoardView).resize_to(geometry)
-        else:
-            self.query_one("#too-small", Static).update(
-                f"This terminal is {width}x{height}.\n"
-                f"2048 needs at least {MIN_WIDTH}x{MIN_HEIGHT} to show the board.\n\n"
-                "Make the window larger, or press q to quit"
-                + (" (the game is saved)." if self.session.saving else ".")
-            )
+    def fit(self, width: int, height: int) -> BoardGeometry | None:
+        geometry = super().fit(width, height)
+        if geometry is None:
             self._stop_autoplay()
-        self.too_small = geometry is None
+        return geometry
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in _PLAY_ACTIONS and self.too_small:
-            return False
-        if action == "undo" and not self.game.can_undo:
+        if action == "undo" and not self.game.can_undo and not self.too_small:
             return None
-        return True
+        return super().check_action(action, parameters)
 
     # ---- drawing --------------------------------------------------------------------------------
 
@@ -214,7 +192,7 @@ class GameScreen(Screen[None]):
         if game.over:
             self._stop_autoplay()
             self.app.push_screen(
-                GameOverDialog(game.score, self.session.best, game.won),
+                GameOverDialog(game.score, self.session.best_before, game.won),
                 callback=self._new_game_if_chosen,
             )
         elif game.won and not game.keep_playing:

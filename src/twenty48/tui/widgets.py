@@ -213,7 +213,7 @@ class HintPanel(Static):
     HintPanel {
         height: 6;
         padding: 0 1;
-        border: round $palette-frame;
+        border: round $palette-border;
         border-title-color: $palette-text;
         color: $palette-text;
     }
