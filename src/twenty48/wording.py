@@ -3,7 +3,10 @@ became of a game, and how much help it had."""
 
 from __future__ import annotations
 
-from twenty48.store.records import GameSummary, Status
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from twenty48.store.records import GameSummary, Status
 
 #: How a game's ``status`` reads in a table.
 STATUS_WORDS: dict[Status, str] = {"playing": "in progress", "ended": "ended", "abandoned": "abandoned"}

@@ -14,6 +14,7 @@ import argparse
 from twenty48.commands.storage import add_db_argument, with_database
 from twenty48.store import ID_LIMIT, Store
 from twenty48.store.records import Profile
+from twenty48.wording import count
 
 HELP = "Moderate the leaderboards: list players and their games, hide, unhide or rename a player."
 
@@ -70,7 +71,7 @@ def print_players(store: Store, *, named_only: bool) -> None:
 
 def print_games(store: Store, profile: Profile) -> None:
     games = store.games(profile.player_id, limit=ID_LIMIT)
-    print(f"player {profile.player_id} ({_name(profile)}): {_seen(profile)}, {len(games)} games")
+    print(f"player {profile.player_id} ({_name(profile)}): {_seen(profile)}, {count(len(games), 'game')}")
     if not games:
         return
     print(f"{'id':>8}  {'variant':<7}  {'score':>8}  {'moves':>6}  {'tile':>6}  {'ranked':<6}  "

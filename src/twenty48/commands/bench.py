@@ -22,6 +22,7 @@ from twenty48.commands.messages import fail
 from twenty48.commands.numbers import bounded_int
 from twenty48.commands.replay import parse_seed
 from twenty48.spawns import SEED_LIMIT
+from twenty48.wording import count
 
 # The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                     # No live bar when stderr is a file: log each game so a long run can be followed.
                     print(
                         f"game seed {game.seed}: score {game.score}, largest tile {game.max_tile}, "
-                        f"{game.moves} moves in {game.seconds:.1f} s",
+                        f"{count(game.moves, 'move')} in {game.seconds:.1f} s",
                         file=sys.stderr,
                         flush=True,
                     )
@@ -178,7 +179,7 @@ def _print_table(summary: dict[str, Any], planned: int) -> None:
         setting = f"{summary['time_ms']} ms per move"
     title = f"Solver benchmark: {setting}, seeds from {summary['seed']}"
     if summary["interrupted"]:
-        title += f" (interrupted: {summary['games']} of {planned} games finished)"
+        title += f" (interrupted: {summary['games']} of {count(planned, 'game')} finished)"
     table = Table(title=title, show_header=False)
     table.add_column(justify="left")
     table.add_column(justify="right")
@@ -194,6 +195,6 @@ def _print_table(summary: dict[str, Any], planned: int) -> None:
 
     for tile in REACH_TILES:
         table.add_row(f"reached {tile}", f"{summary['reach'][str(tile)]:.0%}")
-    for tile, count in summary["max_tile"].items():
-        table.add_row(f"largest tile {tile}", f"{count} game{'s' if count > 1 else ''}")
+    for tile, games in summary["max_tile"].items():
+        table.add_row(f"largest tile {tile}", count(games, "game"))
     console.print(table)

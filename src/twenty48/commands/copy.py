@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from twenty48.commands.messages import fail
+from twenty48.wording import count
 
 HELP = "Copy an SQLite store into an empty PostgreSQL database, verifying every game by replay."
 
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         return fail("copy", str(exc), 1)
     print(
-        f"copied {result.players} players and {result.games} games (each verified by replay) "
-        f"from {args.source} to {redact(args.target)}"
+        f"copied {count(result.players, 'player')} and {count(result.games, 'game')} "
+        f"(each verified by replay) from {args.source} to {redact(args.target)}"
     )
     return 0

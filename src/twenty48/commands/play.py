@@ -9,6 +9,7 @@ from twenty48.commands.database import add_db_argument
 from twenty48.commands.messages import fail
 from twenty48.commands.replay import parse_seed
 from twenty48.variants import VARIANTS
+from twenty48.wording import count
 
 HELP = "Play in the terminal; the game is saved after every move and resumes next time."
 
@@ -69,7 +70,7 @@ def _may_replace(args: argparse.Namespace) -> bool:
     game = latest[0]
     try:
         answer = input(
-            f"A {game.variant} game is in progress ({game.moves} moves, score {game.score}). "
+            f"A {game.variant} game is in progress ({count(game.moves, 'move')}, score {game.score}). "
             "Start a new one instead? It cannot be resumed afterwards. [y/N] "
         )
     except EOFError:

@@ -79,7 +79,7 @@ def _copy_rows(db: sqlite3.Connection, pg: psycopg.Connection[Any], location: st
     (present,) = pg.execute("SELECT count(*) FROM games").fetchone() or (0,)
     if players or present:
         raise StoreError(
-            f"{location} already holds {present} games of {players} players: copy only into a database "
+            f"{location} already holds {present} game(s) of {players} player(s): copy only into a database "
             "without players"
         )
     tables = [

@@ -18,6 +18,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from twenty48.wording import count
+
 
 class Choice(Enum):
     """What the player chose in a dialog; the value is the id of its button."""
@@ -170,7 +172,7 @@ class ConfirmNewGame(ChoiceDialog):
     def __init__(self, score: int, moves: int) -> None:
         super().__init__(
             "Start a new game?",
-            f"The game in progress ({moves} moves, score {score}) will end here.",
+            f"The game in progress ({count(moves, 'move')}, score {score}) will end here.",
             [
                 Option(Choice.NEW_GAME, "New game", "y"),
                 Option(Choice.CANCEL, "Keep playing", "n", primary=True),

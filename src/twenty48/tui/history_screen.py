@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 from twenty48.store import GameNotFoundError, Position, Store, StoreError
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.widgets import BoardGeometry, BoardView, StatBox
-from twenty48.wording import STATUS_WORDS, assists
+from twenty48.wording import STATUS_WORDS, assists, count
 
 #: Games fetched per page of the list; the next page comes when the cursor nears the end.
 LIST_PAGE = 50
@@ -245,7 +245,7 @@ class ReplayScreen(BoardScreen):
 
     def _show_status(self) -> None:
         assert self._positions is not None
-        state = f"▶ playing, {self.speed} moves/s" if self._player is not None else "paused"
+        state = f"▶ playing, {count(self.speed, 'move')}/s" if self._player is not None else "paused"
         self.query_one("#replay-status", Static).update(
             f"Move {self.move} of {self._positions.last}\n{state}\n\n"
             "← → step · Home/End · PgUp/PgDn ±100\nspace plays · + - speed · Esc back"
