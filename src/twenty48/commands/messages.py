@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import sys
 
-#: The longest run of characters without a space a message keeps whole.
-LONGEST_WORD = 80
+#: The longest run of characters without a space a message keeps whole: past any real path or URL.
+LONGEST_WORD = 300
 _WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
 
 
@@ -21,7 +21,7 @@ def shown(text: str, limit: int = 40) -> str:
 
 def cut(message: str) -> str:
     """``message`` with every run of more than ``LONGEST_WORD`` non-space characters cut short."""
-    return _WORD.sub(lambda m: f"{m.group()[: LONGEST_WORD - 20]}… ({len(m.group()):,} characters)", message)
+    return _WORD.sub(lambda m: f"{m.group()[:60]}… ({len(m.group()):,} characters)", message)
 
 
 def error_line(command: str | None, message: str) -> str:

@@ -20,6 +20,7 @@ from twenty48.game import Game
 from twenty48.store import codec
 from twenty48.store.errors import StoreError
 from twenty48.store.postgres import PostgresBackend, unreachable
+from twenty48.wording import count
 
 
 class CopyResult(NamedTuple):
@@ -79,8 +80,8 @@ def _copy_rows(db: sqlite3.Connection, pg: psycopg.Connection[Any], location: st
     (present,) = pg.execute("SELECT count(*) FROM games").fetchone() or (0,)
     if players or present:
         raise StoreError(
-            f"{location} already holds {present} game(s) of {players} player(s): copy only into a database "
-            "without players"
+            f"{location} already holds {count(present, 'game')} of {count(players, 'player')}: copy only "
+            "into a database without players"
         )
     tables = [
         name
