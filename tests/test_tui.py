@@ -5,6 +5,7 @@ and the real solver at a fixed small depth (its answers are then reproducible)."
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
 import time
 
@@ -612,3 +613,26 @@ async def test_a_damaged_postgresql_database_is_never_offered_start_fresh(postgr
     assert app.return_code == 1
     with psycopg.connect(postgres_url) as conn:
         assert conn.execute("SELECT state FROM games WHERE id = %s", (game.id,)).fetchone() == ("not json",)
+
+
+async def test_the_hint_panel_says_the_solver_is_being_prepared_until_it_is_ready(db, monkeypatch):
+    import threading
+
+    import twenty48.ai
+
+    # As the first run after installing, when loading the solver means compiling it.
+    ready = threading.Event()
+    rank_moves = twenty48.ai.rank_moves
+    monkeypatch.setattr(twenty48.ai, "warm_up", lambda: ready.wait(30))
+    monkeypatch.setattr(twenty48.ai, "rank_moves", lambda *a, **k: ready.wait(30) and rank_moves(*a, **k))
+    app = make_app(db, seed=31)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        hint = screen.query_one(HintPanel)
+        await pilot.press("question_mark")
+        assert str(hint.render()).startswith("Preparing the solver… ") and not screen.solver_ready
+        # It counts the seconds while the player waits.
+        await wait_until(pilot, lambda: re.search(r"solver… [1-9]\d* s\n", str(hint.render())) is not None)
+        ready.set()
+        await wait_until(pilot, lambda: hint.ranking is not None)
+        assert screen.solver_ready and "Preparing" not in str(hint.render())

@@ -67,11 +67,16 @@ def run(args: argparse.Namespace) -> int:
         # No game is ever in this position (two 131072 tiles the rules would not even merge).
         return fail("hint", f"no game reaches this board: {why}")
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
-    from twenty48.ai import analyse, warm_up
-    from twenty48.ai.standing import standings
+    from twenty48.compiling import announced
 
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
-    warm_up()
+    # The first run after installing compiles them, and says so on one line.
+    with announced("the solver", live=True):
+        from twenty48.ai import analyse, warm_up
+
+        warm_up()
+    from twenty48.ai.standing import standings
+
     if args.depth is not None:
         analysis, depth = searched_depth(board, args.depth)
     else:

@@ -10,6 +10,7 @@ the hint panel never shows a ranking for any other position (not even during aut
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar
@@ -23,7 +24,6 @@ from textual.reactive import var
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from twenty48.ai import warm_up
 from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
 from twenty48.rules import Board, Direction
@@ -67,6 +67,9 @@ class GameScreen(BoardScreen):
 
     #: Whether the solver is playing; the status lines say so.
     autoplay: var[bool] = var(False, init=False)
+    #: Whether the solver is loaded (compiled, the first run after installing): until then the hint
+    #: panel says it is being prepared instead of thinking.
+    solver_ready: var[bool] = var(False, init=False)
     #: Whether the footer offers undo. The footer is rebuilt on every bindings refresh, so a var
     #: refreshes them only when undo's state flips.
     undo_offered: var[bool] = var(False, init=False, bindings=True)
@@ -87,6 +90,9 @@ class GameScreen(BoardScreen):
         self._thinking_about: int | None = None
         #: The position whose ranking the hint panel shows, if it shows one.
         self._ranked: int | None = None
+        #: When the screen started preparing the solver, and the timer that shows how long for.
+        self._mounted_at = time.monotonic()
+        self._preparing_timer: Timer | None = None
 
     @property
     def game(self) -> Game:
@@ -161,9 +167,23 @@ class GameScreen(BoardScreen):
             return
         hint = self.query_one(HintPanel)
         if self.autoplay or self._thinking_about == self._position:
-            hint.show_thinking(self.game.board)
+            hint.show_thinking(self.game.board, preparing=self._preparing())
         elif hint.board is not None:
             hint.show_idle()
+
+    def _preparing(self) -> float | None:
+        """Seconds the solver has been being prepared, while it is; None once it is ready. While
+        the panel waits for it, it says so every second."""
+        if self.solver_ready:
+            return None
+        if self._preparing_timer is None:
+            self._preparing_timer = self.set_interval(1.0, self._show_hint_state)
+        return time.monotonic() - self._mounted_at
+
+    def watch_solver_ready(self, ready: bool) -> None:
+        if ready and self._preparing_timer is not None:
+            self._preparing_timer.stop()
+            self._preparing_timer = None
 
     def _show_status(self) -> None:
         game = self.game
@@ -237,7 +257,7 @@ class GameScreen(BoardScreen):
             hint.show_ranking(self.game.board, {})
             self._ranked = self._position
             return
-        hint.show_thinking(self.game.board)
+        hint.show_thinking(self.game.board, preparing=self._preparing())
         with self._session_action():
             self.session.note_hint()
         self._ask_solver(self.settings.hint_seconds)
@@ -311,9 +331,20 @@ class GameScreen(BoardScreen):
 
     @work(thread=True, group="solver", exit_on_error=False)
     def _warm_up(self) -> None:
-        # Loading the compiled search takes a moment (longer the very first time, while numba compiles):
-        # done now, in the background, the first hint or auto-played move does not wait for it.
-        warm_up()
+        # Loading the compiled search takes a moment, and the first run after installing compiles it
+        # (up to a minute): done in the background from the start, so the board is there at once and
+        # the first hint waits for what is left, saying so (``_preparing``). The solver is imported
+        # here, not with the screen, for the same reason.
+        from twenty48.ai import warm_up
+
+        try:
+            warm_up()
+        finally:
+            self.app.call_from_thread(self._solver_warm)
+
+    def _solver_warm(self) -> None:
+        self.solver_ready = True
+        self._show_hint_state()
 
     @work(thread=True, group="solver", exit_on_error=False)
     def _rank(self, board: Board, position: int, seconds: float) -> None:
