@@ -93,7 +93,7 @@ def test_import_dash_reads_standard_input_bounded_as_files_are(capsys, tmp_path:
     game = Game.new(3)
     for _ in range(5):
         game.play(game.board.legal_moves()[0])
-    text = json.dumps(transfer.export_game(game, "abandoned")).encode()
+    text = json.dumps(transfer.export_game(game, True)).encode()
     db = tmp_path / "db.sqlite3"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     assert main(["import", "-", "--db", str(db)]) == 0

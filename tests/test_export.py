@@ -34,24 +34,59 @@ def test_a_history_round_trips_into_another_database(store: Store, tmp_path: Pat
     for game in (played(1, 40), played(2, 90, START, 1500), played(3, 10)):
         store.add_game(player, game)
     exported = store.export_history(player)
-    assert exported["format"] == "twenty48-history/1"
-    assert [g["format"] for g in exported["games"]] == ["twenty48-game/1"] * 3
+    assert exported["format"] == "twenty48-history/2"
+    assert [g["format"] for g in exported["games"]] == ["twenty48-game/2"] * 3
     assert "start_board" in exported["games"][1] and exported["games"][1]["start_score"] == 1500
     assert "start_board" not in exported["games"][0]
+    assert [g["finished"] for g in exported["games"]] == [True, True, False]
     with Store.open(tmp_path / "other.sqlite3") as other:
         them = other.local_player().id
         result = other.import_games(them, transfer.read_file(exported))
         assert len(result.imported) == 3 and result.skipped == 0
-        again = other.export_history(them)
-        # Imported games are finished (none of them is the player's current game): the one being
-        # played comes back abandoned.
-        assert exported["games"][2]["status"] == "playing"
-        exported["games"][2] |= {"finished": True, "status": "abandoned"}
-        assert exported["games"] == again["games"]
+        # Every field comes back: when each game began, its counts, the game in progress (the
+        # player had none, so it goes on where it was left).
+        assert other.export_history(them) == exported
+        assert result.resumed == result.imported[-1] == other.current_game(them).id
         summaries = other.games(them)
-        assert all(s.origin == "imported" and s.assisted is None for s in summaries)
+        assert all(s.origin == "imported" and s.assisted is False for s in summaries)
+        # The counts are the file's word: the unassisted statistics do not take them.
+        assert other.stats(them, "classic").finished == 2
+        assert other.stats(them, "classic", assisted=False).finished == 0
         # Never ranked: an import does not raise the best score.
         assert other.best_score(them) == 0
+
+
+def test_games_alike_are_kept_apart_and_a_second_import_adds_nothing(store: Store, tmp_path: Path) -> None:
+    # Four games of one seed and the same moves, told apart by when they began and their counts.
+    player = store.local_player().id
+    for hints in range(4):
+        record = store.new_game(player, seed=5)
+        # A hint counts once per position: the first ``hints`` of the three positions get one.
+        for move, direction in enumerate(("up", "left", "down")):
+            if move < hints:
+                store.note_hint(player, record.id, record.revision)
+            outcome = store.move(player, record.id, direction, revision=record.revision)
+            assert outcome.turn.changed
+            record = outcome.game
+    exported = store.export_history(player)
+    assert [g["hints"] for g in exported["games"]] == [0, 1, 2, 3]
+    with Store.open(tmp_path / "other.sqlite3") as other:
+        them = other.local_player().id
+        result = other.import_games(them, transfer.read_file(exported))
+        assert (len(result.imported), result.skipped) == (4, 0)
+        assert other.export_history(them) == exported
+        again = other.import_games(them, transfer.read_file(exported))
+        assert (again.imported, again.skipped, again.resumed) == ((), 4, None)
+        # A version 1 file does not say when its games began: its four games match any four alike.
+        old = {"format": "twenty48-history/1", "games": [_version_1(g) for g in exported["games"]]}
+        assert other.import_games(them, transfer.read_file(old)).skipped == 4
+        fresh = other.local_player("fresh").id
+        assert len(other.import_games(fresh, transfer.read_file(old)).imported) == 4
+
+
+def _version_1(game: dict) -> dict:
+    kept = {k: v for k, v in game.items() if k not in ("created_at", "hints", "auto_moves", "undos")}
+    return kept | {"format": "twenty48-game/1"}
 
 
 def test_a_duplicate_is_skipped_not_stored_twice(store: Store) -> None:
@@ -70,7 +105,7 @@ def test_one_changed_action_refuses_the_file_naming_the_game(store: Store) -> No
     game = played(7, 60)
     record = store.add_game(player, game)
     good = store.export_game(player, record.id)
-    first = transfer.export_game(played(8, 20), "abandoned")
+    first = transfer.export_game(played(8, 20), True)
     caught = indistinguishable = 0
     for ply, original in enumerate(game.actions):
         for direction in Direction:
@@ -119,7 +154,7 @@ def test_a_malformed_game_is_refused(store: Store, change: dict, message: str) -
 def test_an_over_game_recorded_unfinished_is_refused() -> None:
     game = played(11, 10_000)
     assert game.over
-    file = transfer.export_game(game, "playing")
+    file = transfer.export_game(game, False)
     with pytest.raises(ImportRefusedError, match="unfinished"):
         transfer.read_file(file)
 
@@ -133,7 +168,7 @@ def test_not_a_file_is_refused() -> None:
 def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None:
     player = store.local_player().id
     game = played(12, 50, START, 300)
-    file = transfer.export_game(game, "abandoned")
+    file = transfer.export_game(game, True)
     del file["board"], file["status"]
     assert set(file) == {
         "format", "seed", "variant", "start_board", "start_score", "actions", "score", "moves",
@@ -151,8 +186,11 @@ def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None
 def test_a_status_the_replay_contradicts_is_refused() -> None:
     left, over = played(13, 20), played(14, 10_000)
     assert not left.over and not left.won and over.over
+    assert transfer.export_game(left, True)["status"] == "abandoned"
+    assert transfer.export_game(left, False)["status"] == "playing"
+    assert transfer.export_game(over, True)["status"] == "ended"
     for game, claimed in ((left, "ended"), (over, "abandoned")):
-        file = transfer.export_game(game, claimed)
+        file = transfer.export_game(game, True) | {"status": claimed}
         with pytest.raises(ImportRefusedError, match=f"the file says the game was {claimed}, its replay"):
             transfer.read_file(file)
-    assert [i.game.board for i in transfer.read_file(transfer.export_game(left, "abandoned"))] == [left.board]
+    assert [i.game.board for i in transfer.read_file(transfer.export_game(left, True))] == [left.board]

@@ -33,6 +33,8 @@ from twenty48.rules import MAX_TILE, TILE_VALUES
 #: The page, text and frame colours of the web game, its buttons' colour, and the orange of its 64 tile
 #: that it uses for emphasis.
 PAGE = "#faf8ef"
+#: The page's colour in the browser game's dark theme (its own, the original has none).
+PAGE_DARK = "#1c1a17"
 TEXT = "#776e65"
 FRAME = "#bbada0"
 LIGHT_TEXT = "#f9f6f2"

@@ -23,6 +23,14 @@ WINNING_TILE = 2048
 #: The largest tile a 4x4 board can ever hold: 2**17.
 MAX_TILE = 131072
 TILE_VALUES = frozenset(2**k for k in range(1, 18))
+#: The most points a game can still score from any board: a merge scores the tile it makes, so every
+#: unit of tile value scores once per merge it takes part in, at most 16 times (2 -> 131072); a board
+#: holds at most 16 * 131072 of value. 16 * 16 * 131072 = 2**25.
+MAX_GAIN = CELLS * (MAX_TILE.bit_length() - 2) * MAX_TILE
+#: The largest score a game may start from (a prepared board's): every score is kept in a signed
+#: 64-bit integer (the store's columns, the environments' kernels), which must hold every point the
+#: game can still add.
+MAX_START_SCORE = 2**63 - 1 - MAX_GAIN
 
 
 class Direction(StrEnum):
@@ -88,12 +96,10 @@ def two_largest(board: Board) -> bool:
 
 
 def unreachable(board: Board) -> str | None:
-    """Why no game reaches ``board``, or None when that is not known: every position in play holds
-    at least two tiles (the two it starts with; a merge's freed cell is taken by the spawn after
-    it), and never two 131072 tiles (``two_largest``)."""
-    tiles = sum(1 for cell in board.cells if cell)
-    if tiles < 2:
-        return f"it holds {'no tile' if tiles == 0 else 'one tile'} (a position in play holds two or more)"
+    """Why no game reaches ``board``, or None: every game holds a tile from its start on (a
+    prepared one too), and never two 131072 tiles (``two_largest``)."""
+    if not any(board.cells):
+        return "it holds no tile (a game always holds one)"
     if two_largest(board):
         return f"it holds two {MAX_TILE} tiles (building the second takes the room the first holds)"
     return None

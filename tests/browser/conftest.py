@@ -9,19 +9,16 @@ beside the app, not a door in the served app.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
-from pagetools import LiveServer, Pages
+from pagetools import LiveServer, Pages, serving
 from playwright.sync_api import Browser
 
 from twenty48.store import Store
 from twenty48.web import create_app
+from twenty48.web.limits import Limits
 
 #: Without the networking switches Chromium keeps trying to reach the internet.
 CHROMIUM_ARGS = [
@@ -38,23 +35,10 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store = Store.open(tmp_path_factory.mktemp("browser") / "web.sqlite3")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(128)
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(store), log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.01)
-    yield LiveServer(f"http://127.0.0.1:{port}", store)
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    # Every test's browser is a new player, all from 127.0.0.1: more than a server takes from one
+    # address by default.
+    with serving(create_app(store, limits=Limits(new_players_per_hour=100_000))) as url:
+        yield LiveServer(url, store)
     store.close()
 
 

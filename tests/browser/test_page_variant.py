@@ -102,9 +102,13 @@ def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer)
     assert page.text_content("#mode") == "模式\uff1a合并 2048"  # a full-width colon
     page.click("#mode")
     assert page.text_content("#confirm legend") == "模式"
+    # The dialog's own words (newgame.js keeps them) follow the language as well.
+    assert (page.text_content("#confirm-title") or "").startswith("开始新游戏")
+    assert (page.text_content("#confirm .note") or "").startswith("最大方块越大")
     page.keyboard.press("Escape")
     page.click("[data-lang=en]")
     assert page.get_attribute("#mode", "aria-label") == "Mode: Merge 2048 — change"
+    assert page.text_content("#confirm-title") == "Start a new game?"
 
 
 def test_a_swipe_that_starts_on_a_tile_moves_only_that_tile(pages: Pages, live_server: LiveServer) -> None:

@@ -13,7 +13,7 @@ from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, w
 from twenty48.store import Player, Store
 from twenty48.wording import count
 
-HELP = 'Write a game ("twenty48-game/1") or your whole history ("twenty48-history/1") to a JSON file.'
+HELP = 'Write a game ("twenty48-game/2") or your whole history ("twenty48-history/2") to a JSON file.'
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,7 +36,9 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     migrations.ranked_6,
     migrations.players_7,
     migrations.game_reviews_8,
-    migrations.assists_9,
+    migrations.dailies_9,
+    migrations.imports_10,
+    migrations.assists_11,
 ]
 
 

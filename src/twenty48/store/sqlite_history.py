@@ -13,7 +13,7 @@ from typing import Any
 
 from twenty48.game import Action, parse_action
 from twenty48.rules import Board
-from twenty48.store.backend import Checkpoint, GameColumns, ListQuery, StatsQuery, StatsTotals
+from twenty48.store.backend import Checkpoint, ListQuery, StatsQuery, StatsTotals
 from twenty48.store.records import GameSummary
 
 #: Sort name -> the games column a page is ordered by (ties: newest first).
@@ -24,6 +24,9 @@ _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id
     g.flagged"""
 #: The column of the last hint counted: the player's (False) or auto-play's (True).
 _HINT_REVISION = {False: "hint_revision", True: "auto_hint_revision"}
+#: Known to have had no hint, auto-played move or undo: counted here, so never an imported game,
+#: whose counts are its file's word (``transfer``).
+_UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0 AND origin = 'played'"
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
@@ -32,7 +35,6 @@ _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 #: replaced by a newer game) and the ended ones (over, or won and replaced: ``records.game_status``).
 _FINISHED_ROW = "(over OR id IS DISTINCT FROM ?)"
 _ENDED_ROW = "(over OR (won AND id IS DISTINCT FROM ?))"
-_UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0"
 
 
 def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
@@ -151,6 +153,12 @@ class SQLiteHistory:
             (hints, auto_moves, undos, game_id),
         )
 
+    def assists(self, game_id: int) -> tuple[int | None, int | None, int | None]:
+        hints, auto_moves, undos = self._db.execute(
+            "SELECT hints, auto_moves, undos FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return hints, auto_moves, undos
+
     def hint_revision(self, game_id: int, *, auto: bool = False) -> int | None:
         column = _HINT_REVISION[auto]
         (revision,) = self._db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -158,22 +166,6 @@ class SQLiteHistory:
 
     def set_hint_revision(self, game_id: int, revision: int, *, auto: bool = False) -> None:
         self._db.execute(f"UPDATE games SET {_HINT_REVISION[auto]} = ? WHERE id = ?", (revision, game_id))
-
-    def mark_imported(self, game_id: int) -> None:
-        self._db.execute(
-            "UPDATE games SET origin = 'imported', hints = NULL, auto_moves = NULL, undos = NULL "
-            "WHERE id = ?",
-            (game_id,),
-        )
-
-    def same_result(self, player_id: int, columns: GameColumns) -> list[int]:
-        rows = self._db.execute(
-            """SELECT id FROM games
-               WHERE player_id = ? AND variant = ? AND score = ? AND moves = ? AND max_tile = ?
-                 AND NOT set_aside""",
-            (player_id, columns.variant, columns.score, columns.moves, columns.max_tile),
-        ).fetchall()
-        return [r[0] for r in rows]
 
     def delete_game(self, player_id: int, game_id: int, now: str) -> None:
         self._db.execute(

@@ -101,7 +101,8 @@ class StatsAnswer(BaseModel):
     mean: float | None
     median: float | None
     reach: dict[str, float] = Field(
-        description="Tile (2048 up to the largest reached) -> fraction of the counted games that reached it."
+        description="Tile (128 up to the one above the largest reached) -> fraction of the counted games "
+        "that reached it."
     )
     first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
     win_rate: float | None
@@ -136,4 +137,11 @@ class StatsAnswer(BaseModel):
 
 class ImportAnswer(BaseModel):
     imported: list[int] = Field(description="Ids of the games stored, in file order.")
-    skipped: int = Field(description="Games already present (same seed, variant, start and actions).")
+    skipped: int = Field(
+        description="Games already present (the same seed, variant, start and actions and, where the "
+        "file says, the same start time), not stored again."
+    )
+    resumed: int | None = Field(
+        description="The file's game in progress, now the current game (the player had none); null "
+        "when there is none."
+    )

@@ -54,5 +54,5 @@ export const api = {
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
   // The player's hint takes the server's default budget; auto-play's (`auto`: counted as the move it
   // then plays, not as a hint) takes its own.
-  hint: (state, auto) => call("GET", game(state, auto ? `hint?time_ms=${auto.ms}&auto=true` : "hint")),
+  hint: (state, auto) => call("POST", game(state, auto ? `hint?time_ms=${auto.ms}&auto=true` : "hint")),
 };

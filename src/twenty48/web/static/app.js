@@ -47,6 +47,8 @@ const newGame = () => dialog.get().then((d) => d.request());
 const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
 const ask = (topic) => asker.get().then((a) => a(topic));
 const daily = lazy(() => import("./daily.js").then((m) => new m.DailyEntry(queue, i18n, ask)));
+// No server at the start: the last board seen here (lastseen.js), if at hand.
+const standIn = () => import("./lastseen.js").then((m) => m.standIn(queue, hud, i18n), () => {});
 
 // Undo, a hint or auto-play unranks a ranked game for good: the page asks first, each time such a
 // game is about to lose its place (the server's answer then says it is unranked). `agreed` names
@@ -126,7 +128,7 @@ async function start() {
     daily.value?.render();
   });
   bind();
-  await Promise.all([spoken, queue.load()]);
+  await Promise.all([spoken, queue.load(standIn)]);
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
@@ -138,6 +140,8 @@ async function start() {
   solver.get();
   dialog.get();
   daily.get();
+  import("./lastseen.js").then((m) => m.keep(queue));
+  import("./installable.js").then((m) => m.install());
   route();
 }
 

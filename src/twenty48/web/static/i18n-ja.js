@@ -6,8 +6,7 @@ export default {
   hint: "ヒント", auto: "自動プレイ", stop: "停止", sound: "サウンド", settings: "設定", board: "盤面",
   directions: "方向ボタン", up: "上", down: "下", left: "左", right: "右",
   tile: "{n}のタイル", empty: "空きマス", win: "クリア！", keepGoing: "続ける", over: "ゲームオーバー",
-  finalScore: "最終スコア: {n}", tryAgain: "もう一度", confirmTitle: "新しいゲームを始めますか？",
-  confirmText: "今のゲームはここで終わり、履歴に残ります。", cancel: "キャンセル",
+  finalScore: "最終スコア: {n}", tryAgain: "もう一度", cancel: "キャンセル",
   music: "BGM", effects: "効果音", volume: "音量", theme: "テーマ", system: "システム",
   light: "ライト", dark: "ダーク", speed: "自動プレイの速さ", slow: "遅い", normal: "普通", fast: "速い",
   close: "閉じる", scoreIs: "スコア {n}", hintIs: "ヒント: {d}",
@@ -20,5 +19,4 @@ export default {
   changed: "別のタブでゲームが進みました。最新の状態を表示します。", refused: "サーバーが拒否しました: {d}",
   gameOverIs: "ゲームオーバー。最終スコア {n}",
   mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "モード: {m}", changeMode: "モード: {m}（変更）",
-  mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
 };

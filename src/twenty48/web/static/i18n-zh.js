@@ -6,8 +6,7 @@ export default {
   auto: "自动", stop: "停止", sound: "声音", settings: "设置", board: "棋盘",
   directions: "方向按钮", up: "上", down: "下", left: "左", right: "右",
   tile: "{n} 方块", empty: "空格", win: "你赢了！", keepGoing: "继续", over: "游戏结束",
-  finalScore: "最终分数：{n}", tryAgain: "再试一次", confirmTitle: "开始新游戏？",
-  confirmText: "当前游戏将在此结束，并保留在历史记录中。", cancel: "取消",
+  finalScore: "最终分数：{n}", tryAgain: "再试一次", cancel: "取消",
   music: "音乐", effects: "音效", volume: "音量", theme: "主题", system: "跟随系统",
   light: "浅色", dark: "深色", speed: "自动速度", slow: "慢", normal: "中", fast: "快",
   close: "关闭", scoreIs: "分数 {n}", hintIs: "提示：{d}",
@@ -20,5 +19,4 @@ export default {
   changed: "此游戏已在另一个标签页中改变，现显示最新状态。", refused: "服务器拒绝：{d}",
   gameOverIs: "游戏结束。最终分数 {n}",
   mode: "模式", classic: "经典", merge: "合并 2048", modeIs: "模式：{m}", changeMode: "模式：{m}（更改）",
-  mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
 };

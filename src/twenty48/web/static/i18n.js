@@ -9,8 +9,7 @@ const STRINGS = {
     auto: "Auto-play", stop: "Stop", sound: "Sound", settings: "Settings", board: "Game board",
     directions: "Direction buttons", up: "Up", down: "Down", left: "Left", right: "Right",
     tile: "{n} tile", empty: "empty cell", win: "You win!", keepGoing: "Keep going", over: "Game over!",
-    finalScore: "Final score: {n}", tryAgain: "Try again", confirmTitle: "Start a new game?",
-    confirmText: "The current game ends here and stays in your history.", cancel: "Cancel",
+    finalScore: "Final score: {n}", tryAgain: "Try again", cancel: "Cancel",
     music: "Music", effects: "Sound effects", volume: "Volume", theme: "Theme", system: "System",
     light: "Light", dark: "Dark", speed: "Auto-play speed", slow: "Slow", normal: "Normal", fast: "Fast",
     close: "Close", scoreIs: "Score {n}", hintIs: "Hint: {d}",
@@ -24,7 +23,6 @@ const STRINGS = {
     hintsBusy: "The solver is busy with other hints; trying again in a moment.",
     gameOverIs: "Game over. Final score {n}",
     mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "Mode: {m}", changeMode: "Mode: {m} — change",
-    mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
   },
 };
 

@@ -5,6 +5,22 @@ import { stylesheet } from "./settings-ui.js";
 
 const $ = (id) => document.getElementById(id);
 
+// The dialog's own words, added to i18n.js's when it is built: the first board does without them.
+const STRINGS = {
+  en: {
+    confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
+    mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
+  },
+  ja: {
+    confirmTitle: "新しいゲームを始めますか？", confirmText: "今のゲームはここで終わり、履歴に残ります。",
+    mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
+  },
+  zh: {
+    confirmTitle: "开始新游戏？", confirmText: "当前游戏将在此结束，并保留在历史记录中。",
+    mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
+  },
+};
+
 const HTML = `
 <dialog id="confirm" aria-labelledby="confirm-title">
   <h2 id="confirm-title" data-i18n="confirmTitle">Start a new game?</h2>
@@ -28,6 +44,7 @@ export async function newGameDialog(queue, auto, i18n) {
   await stylesheet("newgame.css").catch(() => {});
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("confirm");
+  i18n.extend(STRINGS);
   i18n.translate(dialog);
   const ask = (variant) => {
     for (const radio of dialog.querySelectorAll("[name=variant]")) radio.checked = radio.value === variant;

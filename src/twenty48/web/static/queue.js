@@ -42,17 +42,17 @@ export class ActionQueue extends EventTarget {
     return this.state && !this.state.over && (this.state.moves > 0 || this.actions.length > 0);
   }
 
-  // The first state; until the server answers there is nothing to play.
-  async load() {
+  // The first state; until the server answers, `standIn` may show the last board seen here.
+  async load(standIn) {
     for (let wait = 250; !this.state; wait = Math.min(wait * 2, 4000)) {
       try {
         this.adopt(await api.current());
+        this.hud.hideNotice();
       } catch {
         this.hud.notice("offline", { n: this.actions.length });
-        await sleep(wait);
+        await Promise.all([standIn(), sleep(wait)]);
       }
     }
-    this.hud.hideNotice();
   }
 
   // ---- what the player does ----------------------------------------------------------------------
@@ -195,17 +195,20 @@ export class ActionQueue extends EventTarget {
     switch (error.code) {
       case "rejected": // not possible in this position: undo after a queued move that changed nothing
         return this.adopt(error.state);
-      case "stale_revision":
+      case "stale_revision": {
         if (error.state.finished) return this.finished(error.state);
+        const { lastSeen } = this.state;
         this.adopt(error.state);
         // A first try that met a newer revision: another tab moved; the keys queued here were meant
         // for the board as it was, so they are not applied to a different one. (A retried request
-        // that finds its own move already applied is not news.)
-        if (!action.retried) {
+        // that finds its own move already applied is not news, unless made on a board last seen.)
+        if (!action.retried || lastSeen) {
           this.actions.length = 0;
+          this.offline = false; // this notice, not "connected again"
           this.hud.notice("changed", {}, 4000);
         }
         return;
+      }
       case "game_finished":
         return this.finished(error.state);
       case "not_found":

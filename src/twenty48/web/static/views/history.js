@@ -158,8 +158,9 @@ export class HistoryView {
     return tr;
   }
 
-  // Counted from when the store began to count; an older or imported game's help is unknown (null),
-  // and so are the hints of a browser game auto-played before auto-play's moves stopped counting as hints.
+  // Counted from when the store began to count, or as an imported game's file says; unknown (null)
+  // otherwise, and so are the hints of a browser game auto-played before auto-play's moves stopped
+  // counting as hints.
   assisted(counts) {
     if (counts.assisted === null) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
