@@ -85,7 +85,9 @@ def test_games_alike_are_kept_apart_and_a_second_import_adds_nothing(store: Stor
 
 
 def _version_1(game: dict) -> dict:
-    kept = {k: v for k, v in game.items() if k not in ("created_at", "hints", "auto_moves", "undos")}
+    kept = {
+        k: v for k, v in game.items() if k not in ("created_at", "status", "hints", "auto_moves", "undos")
+    }
     return kept | {"format": "twenty48-game/1"}
 
 

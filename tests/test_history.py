@@ -165,7 +165,7 @@ def test_auto_plays_hint_counts_as_the_move_it_plays_never_as_a_hint(store: Stor
     assert (summary.hints, summary.auto_moves, summary.undos, summary.assisted) == (1, 4, 0, True)
 
 
-def test_migration_9_makes_the_double_counted_hints_of_browser_games_unknown(
+def test_migration_11_makes_the_double_counted_hints_of_browser_games_unknown(
     location: Path | str, raw_sql
 ) -> None:
     with open_store(location) as store:
@@ -179,9 +179,9 @@ def test_migration_9_makes_the_double_counted_hints_of_browser_games_unknown(
     raw_sql("UPDATE games SET hints = 3 + auto_moves")
     raw_sql("ALTER TABLE games DROP COLUMN auto_hint_revision")
     if isinstance(location, Path):
-        raw_sql("PRAGMA user_version = 8")
+        raw_sql("PRAGMA user_version = 10")
     else:
-        raw_sql("UPDATE twenty48_schema SET version = 8")
+        raw_sql("UPDATE twenty48_schema SET version = 10")
     with open_store(location) as store:
         counts = {
             name: next((g.hints, g.auto_moves, g.assisted) for g in store.games(p) if g.id == ids[name])
