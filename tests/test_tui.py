@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 
 import pytest
@@ -636,3 +638,19 @@ async def test_the_hint_panel_says_the_solver_is_being_prepared_until_it_is_read
         ready.set()
         await wait_until(pilot, lambda: hint.ranking is not None)
         assert screen.solver_ready and "Preparing" not in str(hint.render())
+
+
+def test_quitting_never_waits_for_the_solver_being_loaded(tmp_path):
+    # The first run's compile of the solver can take a minute; quitting meanwhile ends at once.
+    script = (
+        "import asyncio, threading, twenty48.ai\n"
+        "twenty48.ai.warm_up = lambda: threading.Event().wait(300)\n"
+        "from twenty48.tui import Twenty48App\n"
+        "async def main():\n"
+        f"    app = Twenty48App(db_path={str(tmp_path / 'g.sqlite3')!r}, palette='truecolor')\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.press('question_mark', 'q')\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
