@@ -102,7 +102,9 @@ def test_a_url_as_db_is_refused_by_name(command, url, message, tmp_path, monkeyp
         ["migrate", "--db", "postgresql://nobody@/x"],
         ["history", "--db", "postgresql://nobody@/x"],
         ["admin", "--db", "postgresql://nobody@/x", "players"],
-        ["serve", "--db", "postgresql://nobody@/x", "--port", "0"],
+        pytest.param(
+            ["serve", "--db", "postgresql://nobody@/x", "--port", "0"], marks=pytest.mark.integration
+        ),
         ["copy", "--from", "SOURCE", "--to", "postgresql://nobody@/x"],
     ],
 )
@@ -120,6 +122,7 @@ def test_a_postgresql_url_without_psycopg_is_a_one_line_error(argv, tmp_path, mo
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.integration
 def test_serve_refuses_a_missing_directory_and_a_directory(tmp_path):
     for db, message in (
         (tmp_path / "no" / "dir" / "x.db", "no directory"),

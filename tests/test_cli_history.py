@@ -313,6 +313,7 @@ def test_an_unreadable_database_is_one_line_and_status_1(tmp_path: Path, capsys)
         assert err.startswith(f"2048 {argv[0]}: error: ")
 
 
+@pytest.mark.integration
 def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "twenty48-game/1", "seed": 1}')

@@ -106,6 +106,7 @@ def test_import_dash_reads_standard_input_bounded_as_files_are(capsys, tmp_path:
     assert "standard input is not valid JSON" in refused(capsys, ["import", "-", "--db", str(db)])
 
 
+@pytest.mark.integration
 def test_export_to_standard_output_imports_from_standard_input(tmp_path: Path) -> None:
     source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
     with Store.open(source) as store:

@@ -14,6 +14,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, MAX_IMPORT_BODY
 from twenty48.web.history_models import PositionsAnswer
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def store(tmp_path: Path):

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from twenty48.game import Game
 from twenty48.store import Store
 from twenty48.tui import SolverSettings, Twenty48App
 from twenty48.tui.history_screen import POSITIONS_PAGE, HistoryScreen, ReplayScreen
 from twenty48.tui.widgets import BoardView, StatBox
+
+# The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
 
 SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)

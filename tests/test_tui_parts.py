@@ -16,11 +16,11 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
-from twenty48 import store as store_module
 from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, PALETTES, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry
 
@@ -322,6 +322,7 @@ def test_play_without_a_terminal_says_so(capsys, tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
+@pytest.mark.integration
 def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
     """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0."""
     db = tmp_path / "games.sqlite3"
@@ -383,7 +384,7 @@ def _wait_or_kill(pid: int, timeout: float) -> int:
 def test_a_busy_database_is_not_called_damaged(tmp_path, monkeypatch):
     path = tmp_path / "games.sqlite3"
     Store.open(path).close()
-    monkeypatch.setattr(store_module.sqlite, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 50)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

@@ -68,7 +68,7 @@ def expect_position(page: Page, game: Game, move: int) -> None:
     at_move(page, move)
     want = Game.replay(game.seed, game.actions[:move])
     assert replay_board(page) == flat(want.board.rows)
-    assert int(page.text_content("[data-part=score]") or "") == want.score
+    assert int((page.text_content("[data-part=score]") or "").replace(",", "")) == want.score
     assert page.evaluate("location.hash").endswith(f"/{move}")  # the address names the move shown
 
 
@@ -322,7 +322,7 @@ def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path
     # Importing it again: every game is already here.
     page.set_input_files("[data-part=import]", str(history))
     page.wait_for_selector("#views .message:not(:empty)")
-    assert page.text_content("#views .message") == f"Imported 0 games; {len(games)} were already here."
+    assert page.text_content("#views .message") == f"Imported 0 games; {len(games)} already here."
     # One changed action is caught, and the file is refused with the server's reason.
     tampered = tmp_path / "tampered.json"
     game = next(g for g in games if len(g["actions"]) > 5)
@@ -448,15 +448,17 @@ def test_export_is_offered_where_given_and_refusals_are_said(
     saved = tmp_path / "game.json"
     download.value.save_as(saved)
     assert saved.read_bytes() == page.request.get(f"/api/games/{done}/export").body()
-    # Refused anyway (the list was out of date): the view says why, in the page's language.
+    # Refused anyway (the list was out of date): the view says why, in the page's language, naming
+    # the game as its row does (by when it began).
+    began = page.text_content(f"tr[data-game='{done}'] td")
     refusals = [
         (
             409,
             "game_in_progress",
-            f"ゲーム {done} はプレイ中のランキング対象ゲームです。終わってから書き出せます。",
+            f"{began}のゲームはプレイ中のランキング対象ゲームです。終わってから書き出せます。",
         ),
         (404, "not_found", "このゲームは存在しないか、あなたのものではありません。"),
-        (400, "bad_request", f"ゲーム {done} は書き出されませんでした: nope"),
+        (400, "bad_request", f"{began}のゲームは書き出されませんでした: nope"),
     ]
     for status, code, words in refusals:
         page.unroute("**/export")

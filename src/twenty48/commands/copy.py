@@ -17,17 +17,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from twenty48.store import StoreError
-    from twenty48.store.location import is_postgres, postgres_backend, redact
+    from twenty48.store import StoreError, copy_store, is_postgres, redact
 
     if not args.source.is_file():
         return fail("copy", f"{args.source} is not a file")
     try:
         if not is_postgres(args.target):
             return fail("copy", "--to must be a postgresql:// URL")
-        postgres_backend()
-        from twenty48.store.copy import copy_store
-
         result = copy_store(args.source, args.target)
     except StoreError as exc:
         return fail("copy", str(exc), 1)

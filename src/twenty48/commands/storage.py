@@ -22,6 +22,7 @@ from twenty48.store import (
     ID_LIMIT,
     GameNotFoundError,
     ImportRefusedError,
+    Location,
     NameTakenError,
     Player,
     PlayerNotFoundError,
@@ -29,7 +30,6 @@ from twenty48.store import (
     StoreError,
     open_store,
 )
-from twenty48.store.location import Location
 
 
 class Refused(Exception):

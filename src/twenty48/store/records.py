@@ -295,7 +295,7 @@ class TransferCode:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardEntry:
+class LeaderboardEntry:
     """A player's best game on a leaderboard: its place (1 is the best), who and what."""
 
     rank: int
@@ -318,8 +318,8 @@ class Leaderboard:
     variant: str
     #: The daily board's UTC date (YYYY-MM-DD); None for the all-time board.
     date: str | None
-    entries: tuple[BoardEntry, ...]
-    me: BoardEntry | None
+    entries: tuple[LeaderboardEntry, ...]
+    me: LeaderboardEntry | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,3 +344,5 @@ class Daily:
     game_id: int | None
     #: The game's place on the day's board; None unless it is a ranked daily game.
     rank: int | None
+    #: Its score there (None with no place): a place among games still at 0 means nothing yet.
+    score: int | None = None

@@ -7,15 +7,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
-from twenty48.store import ID_LIMIT
-from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
+from twenty48.store import ID_LIMIT, MAX_LEADERBOARD_OFFSET, MAX_LEADERBOARD_PAGE
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
 from twenty48.web.params import Digits
-from twenty48.web.players_models import BoardName, LeaderboardAnswer
+from twenty48.web.players_models import BoardName, LeaderboardAnswer, PublicGameAnswer
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
@@ -42,8 +41,8 @@ async def leaderboard(
         str | None,
         Query(alias="date", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="daily only: YYYY-MM-DD"),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT), Digits] = 20,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET), Digits] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_LEADERBOARD_PAGE), Digits] = 20,
+    offset: Annotated[int, Query(ge=0, le=MAX_LEADERBOARD_OFFSET), Digits] = 0,
 ) -> Response:
     now = me.today()
     if board == "daily":
@@ -70,6 +69,18 @@ async def leaderboard(
         player_id=None if me.player == NO_PLAYER else me.player,
     )
     return json_answer(LeaderboardAnswer.of(found))
+
+
+@router.get(
+    "/public/games/{game_id}",
+    response_model=PublicGameAnswer,
+    summary="A leaderboard game's player and result, for anyone",
+    description="For the games of the public replay (every other game answers 404): who played it "
+    "(their display name), its variant, final score, largest tile and moves, and when it ended.",
+)
+async def public_game(me: CallerDep, game_id: PublicGameId) -> Response:
+    name, game = await me.run(me.web.store.public_game, game_id, me.today())
+    return json_answer(PublicGameAnswer.of(name, game))
 
 
 @router.get(

@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.code = body.error || "";
     // A 409 carries the game as it is now.
     this.state = body.state || null;
+    this.answer = body;
   }
 
   // The server could not be reached or could not answer: the same request may simply be sent again.

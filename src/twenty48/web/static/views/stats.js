@@ -82,7 +82,7 @@ export class StatsView {
   }
 
   render(stats) {
-    const number = (value) => (value === null || value === undefined ? "–" : new Intl.NumberFormat(this.i18n.lang, { maximumFractionDigits: 0 }).format(value));
+    const number = (value) => (value === null || value === undefined ? "–" : this.i18n.number(Math.round(value)));
     const percent = (value) => new Intl.NumberFormat(this.i18n.lang, { style: "percent", maximumFractionDigits: 1 }).format(value);
     const figures = element("dl", { class: "figures" });
     const rows = [
@@ -113,8 +113,7 @@ export class StatsView {
     });
     const recent = lineChart({
       values: stats.recent,
-      // The chart's axis is narrow: 4.4K rather than 4,448.
-      format: (v) => new Intl.NumberFormat(this.i18n.lang, { notation: "compact", maximumFractionDigits: 1 }).format(v),
+      format: number,
       text: { title: this.t("recentTitle", { n: stats.recent.length }), table: this.t("showTable"), label: this.t("gameCol"), value: this.t("score") },
     });
     return [figures, rule, reach, this.firstReach(stats.first_reach, number), recent];
