@@ -8,12 +8,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from sized import sized_boards
 from twenty48 import Board, BoardSize, Direction, Game
 from twenty48.actions import TileMove, make_action, parse_action
 from twenty48.game import NoTileMoves
 from twenty48.rules import DEFAULT_SIZE, MAX_TILE, OFFERED_SIZES, WINNING_TILE, two_largest
-
-SIDES = st.integers(2, 6)
 
 
 def transpose(board: Board) -> Board:
@@ -22,20 +21,6 @@ def transpose(board: Board) -> Board:
 
 def mirror(board: Board) -> Board:
     return Board.from_rows([row[::-1] for row in board.rows])
-
-
-@st.composite
-def sized_boards(draw: st.DrawFn) -> Board:
-    """A board of any size: many empty cells and small equal tiles, a few large ones, at most one of
-    the size's largest tile (no game holds two)."""
-    size = BoardSize(draw(SIDES), draw(SIDES))
-    top = size.max_tile.bit_length() - 1
-    exponent = st.one_of(st.just(0), st.integers(1, 3), st.integers(1, top - 1))
-    cells = [1 << e if e else 0 for e in draw(st.lists(exponent, min_size=size.cells, max_size=size.cells))]
-    largest = draw(st.integers(-1, size.cells - 1))
-    if largest >= 0:
-        cells[largest] = size.max_tile
-    return Board.from_cells(cells, size)
 
 
 # ---- the size itself -------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ never return a wrong answer:
   apply ``rules`` instead (the environment does; the solver treats it as a
   board it has to evaluate through ``rules``).
 
+The bitboard is the 4x4's. Boards of every size (2x2 to 6x6) play on the
+engine of ``twenty48.fast.grid``: a flat uint8 array of exponents per board,
+exact for every tile a board of its size can hold (``to_grid``, ``from_grid``).
+
 This module's names are the engine's public surface. Kernels that build on the
 engine's internals (row tables, ``transpose``, the SplitMix64 ``draw``) import
 them from ``twenty48.fast.bitboard``; the benchmark's random-play loops live in
@@ -42,7 +46,7 @@ from twenty48.fast.bitboard import (
     spawn,
 )
 from twenty48.fast.tables import BITBOARD_MAX_EXPONENT
-from twenty48.rules import CELLS, Board
+from twenty48.rules import CELLS, Board, BoardSize
 
 __all__ = [
     "BITBOARD_MAX_EXPONENT",
@@ -53,6 +57,7 @@ __all__ = [
     "count_empty",
     "exponents",
     "from_bitboard",
+    "from_grid",
     "is_over",
     "legal_mask",
     "max_exponent",
@@ -65,6 +70,7 @@ __all__ = [
     "representable",
     "spawn",
     "to_bitboard",
+    "to_grid",
 ]
 
 
@@ -74,7 +80,7 @@ def representable(board: Board) -> bool:
 
 
 def exponents(board: Board) -> list[int]:
-    """The 16 tile exponents, row-major: 0 for an empty cell, k for a tile 2**k."""
+    """The tile exponents, row-major: 0 for an empty cell, k for a tile 2**k."""
     return [value.bit_length() - 1 if value else 0 for value in board.cells]
 
 
@@ -99,3 +105,13 @@ def from_bitboard(b: int | np.uint64) -> Board:
     packed = int(b)
     exponents = ((packed >> (4 * i)) & 0xF for i in range(CELLS))
     return Board(tuple(1 << e if e else 0 for e in exponents))
+
+
+def to_grid(board: Board) -> np.ndarray:
+    """The board as ``twenty48.fast.grid`` plays it: its R*C exponents, row-major, as uint8."""
+    return np.array(exponents(board), dtype=np.uint8)
+
+
+def from_grid(grid: np.ndarray, size: BoardSize) -> Board:
+    """The ``Board`` of ``size`` whose exponents ``grid`` holds (any shape of R*C values, row-major)."""
+    return Board.from_cells([1 << int(e) if e else 0 for e in np.ravel(grid)], size)
