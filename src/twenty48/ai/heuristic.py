@@ -2,7 +2,9 @@
 
 A board's value is the sum of a per-line value over its four rows and its four columns, so
 the whole evaluation is one table of 65536 entries (every 16-bit row of four 4-bit tile
-exponents) and eight lookups per leaf. A line is worth more when it has empty cells and
+exponents) and eight lookups per leaf. Boards of other sizes add up the same per-line value over
+their rows and columns of any length, computed as it is needed (``grid_search``, from
+``grid_weights``). A line is worth more when it has empty cells and
 equal neighbours ready to merge, and less when it is not monotonic or holds big tiles
 (which pushes the search to keep few, ordered big tiles).
 
@@ -18,6 +20,8 @@ from dataclasses import astuple, dataclass
 
 import numpy as np
 from numba import njit
+
+from twenty48.ai import grid_search
 
 ROWS = 1 << 16
 
@@ -52,6 +56,22 @@ class Heuristic:
     def line_value(self, ranks: tuple[int, int, int, int]) -> float:
         """One line's value from its four tile exponents (0 = empty), in line order."""
         return float(_line(ranks[0], ranks[1], ranks[2], ranks[3], self._weights()))
+
+    def grid_weights(self) -> np.ndarray:
+        """The weights as ``grid_search`` reads them for boards of any size: the four weights, then
+        ``rank ** sum_power`` and ``rank ** monotonicity_power`` for every exponent, computed as
+        ``_line`` computes them."""
+        out = np.zeros(grid_search.WEIGHTS, dtype=np.float64)
+        out[grid_search.EMPTY_W] = self.empty_weight
+        out[grid_search.MERGE_W] = self.merge_weight
+        out[grid_search.MONOTONICITY_W] = self.monotonicity_weight
+        out[grid_search.SUM_W] = self.sum_weight
+        _powers(self.sum_power, out[grid_search.SUM_POWERS : grid_search.SUM_POWERS + grid_search.RANKS])
+        _powers(
+            self.monotonicity_power,
+            out[grid_search.MONOTONICITY_POWERS : grid_search.MONOTONICITY_POWERS + grid_search.RANKS],
+        )
+        return out
 
     def _weights(self) -> np.ndarray:
         return np.array(astuple(self)[1:], dtype=np.float64)
@@ -99,3 +119,10 @@ def _line(r0: int, r1: int, r2: int, r3: int, w: np.ndarray) -> float:
 def _fill(out: np.ndarray, w: np.ndarray) -> None:
     for row in range(ROWS):
         out[row] = _line(row & 0xF, (row >> 4) & 0xF, (row >> 8) & 0xF, (row >> 12) & 0xF, w)
+
+
+@njit(cache=True)
+def _powers(power: float, out: np.ndarray) -> None:
+    # The rank is 0 for an empty cell, whose power no line adds to its sum.
+    for rank in range(out.shape[0]):
+        out[rank] = float(rank) ** power

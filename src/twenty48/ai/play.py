@@ -1,7 +1,7 @@
 """Whole games played by the solver, and the statistics ``2048 bench`` reports over them.
 
 Games go through ``Game``, exactly as a person's would (seeded spawns, keep going after
-2048 until no move is left), so game ``seed`` always replays to the same result.
+the win tile until no move is left), so game ``seed`` of a size always replays to the same result.
 """
 
 from __future__ import annotations
@@ -17,9 +17,32 @@ from typing import Any
 from twenty48.ai.heuristic import Heuristic
 from twenty48.ai.solver import analyse
 from twenty48.game import Game
+from twenty48.rules import DEFAULT_SIZE, BoardSize
 
-#: Tiles whose reach rate is reported.
+#: Tiles whose reach rate is reported on the 4x4.
 REACH_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
+#: The z of a two-sided 95 % interval, for the reach rates' Wilson intervals.
+Z95 = 1.959964
+
+
+def reach_tiles(size: BoardSize) -> tuple[int, ...]:
+    """The tiles whose reach rate is reported on a board of ``size``: the 4x4's from 2048 to 65536;
+    on other sizes from a quarter of the win tile up, six of them at most, none above the largest
+    tile the board holds."""
+    if size == DEFAULT_SIZE:
+        return REACH_TILES
+    tiles = ((size.win_tile // 4) << k for k in range(6))
+    return tuple(t for t in tiles if t <= size.max_tile)
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``successes`` in ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +50,7 @@ class PlayedGame:
     """One whole game the solver played: how it ended and how long its searches took."""
 
     seed: int
+    size: BoardSize
     score: int
     moves: int
     max_tile: int
@@ -43,10 +67,11 @@ def play_game(
     heuristic: Heuristic | None = None,
     max_moves: int | None = None,
     nodes: int | None = None,
+    size: BoardSize = DEFAULT_SIZE,
 ) -> PlayedGame:
-    """Play ``Game.new(seed)`` with the solver's best move at every turn until the game is over
-    (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
-    game = Game.new(seed)
+    """Play ``Game.new(seed, size=size)`` with the solver's best move at every turn until the game is
+    over (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
+    game = Game.new(seed, size=size)
     move_ms = []
     start = time.perf_counter()
     while not game.over and (max_moves is None or game.moves < max_moves):
@@ -59,6 +84,7 @@ def play_game(
             game.keep_going()
     return PlayedGame(
         seed=seed,
+        size=game.size,
         score=game.score,
         moves=game.moves,
         max_tile=game.board.max_tile,
@@ -75,21 +101,25 @@ def _percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[rank - 1]
 
 
-def summarize(games: Sequence[PlayedGame]) -> dict[str, Any]:
-    """The benchmark's figures over finished games (all zero when there are none)."""
+def summarize(games: Sequence[PlayedGame], size: BoardSize = DEFAULT_SIZE) -> dict[str, Any]:
+    """The benchmark's figures over finished games of ``size`` (all zero when there are none), with
+    each reach rate's 95 % interval."""
     n = len(games)
+    reached = {t: sum(r.max_tile >= t for r in games) for t in reach_tiles(size)}
     scores = [r.score for r in games]
     moves = sum(r.moves for r in games)
     seconds = sum(r.seconds for r in games)
     move_ms = sorted(ms for r in games for ms in r.move_ms)
     tiles = Counter(r.max_tile for r in games)
     return {
+        "size": str(size),
         "games": n,
         "avg_score": round(statistics.fmean(scores), 1) if n else 0.0,
         "median_score": statistics.median(scores) if n else 0,
         "min_score": min(scores, default=0),
         "max_score": max(scores, default=0),
-        "reach": {str(t): sum(r.max_tile >= t for r in games) / n if n else 0.0 for t in REACH_TILES},
+        "reach": {str(t): count / n if n else 0.0 for t, count in reached.items()},
+        "reach_95": {str(t): [round(x, 3) for x in wilson(count, n)] for t, count in reached.items()},
         "max_tile": {str(t): tiles[t] for t in sorted(tiles)},
         "moves": moves,
         "avg_moves": round(moves / n, 1) if n else 0.0,

@@ -42,6 +42,7 @@ __all__ = [
     "move",
     "new_board",
     "place",
+    "slide_line",
     "spawn",
 ]
 
@@ -85,42 +86,54 @@ def line_step(cols: int, d: int) -> int:
     return -1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def slide_line(b: np.ndarray, start: int, step: int, length: int, out: np.ndarray) -> tuple[np.int64, bool]:
+    """Slide and merge one line of ``b`` (``length`` cells from ``start``, ``step`` apart, from the
+    edge moved toward) into the same cells of ``out``, which may be ``b`` itself: (points scored,
+    whether the line changed). ``rules.slide_line``: a tile fuses with the last one placed when they
+    are equal and that one has not merged yet this move."""
+    score = np.int64(0)
+    changed = False
+    placed = 0
+    # The exponent of the last tile placed while it may still merge; 0 once it has.
+    last = 0
+    for j in range(length):
+        e = b[start + j * step]
+        if e == 0:
+            continue
+        if e == last:
+            out[start + (placed - 1) * step] = e + 1
+            score += np.int64(1) << (e + 1)
+            last = 0
+            # A merge always moves a tile: the second one leaves its cell.
+            changed = True
+        else:
+            cell = start + placed * step
+            if b[cell] != e:
+                changed = True
+            out[cell] = e
+            placed += 1
+            last = e
+    for j in range(placed, length):
+        cell = start + j * step
+        if b[cell] != 0:
+            changed = True
+        out[cell] = 0
+    return score, changed
+
+
 @njit(cache=True, nogil=True)
 def move(b: np.ndarray, rows: int, cols: int, d: int, out: np.ndarray) -> tuple[np.int64, bool]:
     """Slide every tile of ``b`` toward ``d`` and merge into ``out`` (which may be ``b`` itself):
-    (points scored, whether the board changed). ``rules.slide_line`` line by line: a tile fuses
-    with the last one placed when they are equal and that one has not merged yet this move."""
+    (points scored, whether the board changed)."""
     length = line_length(rows, cols, d)
     step = line_step(cols, d)
     score = np.int64(0)
     changed = False
     for k in range(line_count(rows, cols, d)):
-        start = line_start(rows, cols, d, k)
-        placed = 0
-        # The exponent of the last tile placed while it may still merge; 0 once it has.
-        last = 0
-        for j in range(length):
-            e = b[start + j * step]
-            if e == 0:
-                continue
-            if e == last:
-                out[start + (placed - 1) * step] = e + 1
-                score += np.int64(1) << (e + 1)
-                last = 0
-                # A merge always moves a tile: the second one leaves its cell.
-                changed = True
-            else:
-                cell = start + placed * step
-                if b[cell] != e:
-                    changed = True
-                out[cell] = e
-                placed += 1
-                last = e
-        for j in range(placed, length):
-            cell = start + j * step
-            if b[cell] != 0:
-                changed = True
-            out[cell] = 0
+        points, moved = slide_line(b, line_start(rows, cols, d, k), step, length, out)
+        score += points
+        changed |= moved
     return score, changed
 
 
