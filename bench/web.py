@@ -177,7 +177,7 @@ async def ask_hints(port: int, db: Path | str, end: float, hints: Hints) -> None
     while time.perf_counter() < end:
         try:
             status, headers, _ = await connection.call_with_headers(
-                "GET", f"/api/games/{game}/hint?time_ms={HINT_MS}"
+                "POST", f"/api/games/{game}/hint?time_ms={HINT_MS}"
             )
         except (OSError, asyncio.IncompleteReadError):
             # The server closed the connection while it sat idle past uvicorn's keep-alive timeout
@@ -314,6 +314,9 @@ def start_server(
             "--no-browser",
             "--workers",
             str(workers),
+            # Every simulated player is a new one, all from loopback.
+            "--new-players-per-hour",
+            "1000000",
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -354,7 +357,7 @@ async def _warm(port: int) -> None:
     connection = Connection("127.0.0.1", port)
     await connection.open()
     _, state = await connection.call("GET", "/api/game")
-    status, _ = await connection.call("GET", f"/api/games/{state['id']}/hint?time_ms=10")
+    status, _ = await connection.call("POST", f"/api/games/{state['id']}/hint?time_ms=10")
     assert status == 200, status
     connection.close()
 

@@ -144,3 +144,18 @@ def raw_sql(location: Path | str):
             return cursor.fetchall() if cursor.description else []
 
     return run
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    """One local Ray with 2 CPUs for every Ray test: starting one takes seconds. ``2048 bench
+    --ray`` run in this process plays on it. Ray is in the ``test`` extra: never skipped."""
+    import ray
+
+    from twenty48.ai.cluster import init_ray
+
+    # A new Ray of its own, even where a cluster started by `ray start` runs on this machine; the
+    # games' results are a few hundred bytes, where Ray's default object store takes gigabytes.
+    init_ray("local", num_cpus=2, object_store_memory=100 << 20)
+    yield
+    ray.shutdown()

@@ -182,10 +182,12 @@ def test_a_board_without_a_move_has_no_answer_on_any_size():
 
 
 def test_whole_small_games_are_played_to_their_end():
-    played = play_game(5, depth=1, size=BoardSize(2, 3))
-    assert played.size == BoardSize(2, 3) and played.moves > 0
-    assert played.max_tile <= BoardSize(2, 3).max_tile
-    summary = summarize([played], played.size)
+    size = BoardSize(2, 3)
+    played = play_game(5, depth=1, size=size)
+    assert 0 < played.moves and played.max_tile <= size.max_tile
+    again = play_game(5, depth=1, size=size)
+    assert (again.score, again.moves, again.max_tile) == (played.score, played.moves, played.max_tile)
+    summary = summarize([played], size)
     assert summary["size"] == "2x3" and set(summary["reach"]) == {"16", "32", "64", "128"}
-    low, high = summary["reach_95"]["16"]
-    assert 0 <= low <= summary["reach"]["16"] <= high <= 1
+    reach = summary["reach"]["16"]
+    assert 0 <= reach["low"] <= reach["rate"] <= reach["high"] <= 1

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Direction
-from twenty48.store import GameNotFoundError, Store, open_store, transfer
+from twenty48.store import (
+    ActionRejectedError,
+    GameFinishedError,
+    GameNotFoundError,
+    StaleRevisionError,
+    Store,
+    codec,
+    open_store,
+    schema,
+    transfer,
+)
 
 DAY = "2026-12-01"
 NEXT_DAY = "2026-12-02"
@@ -126,6 +137,50 @@ def test_the_all_time_board_holds_each_players_best_game(location: Path | str) -
         assert store.public_owner(other[0], DAY) == ada
 
 
+def to_the_last_move(store: Store, player_id: int, game_id: int) -> tuple[int, Direction]:
+    """Play the game until its next move ends it; returns the revision there and that move (found
+    on a copy of the stored game, which knows its withheld key)."""
+    record = store.get_game(player_id, game_id)
+    while True:
+        legal = record.board.legal_moves()
+        direction = next(d for d in PREFERENCE if d in legal)
+        trial = store.load_game(player_id, game_id)
+        trial.play(direction)
+        if trial.over:
+            return record.revision, direction
+        record = store.move(player_id, game_id, direction, revision=record.revision).game
+
+
+@pytest.mark.parametrize("hint_first", [True, False])
+def test_a_hint_and_the_last_move_come_in_one_order(location: Path | str, hint_first: bool) -> None:
+    """Both orders of a hint racing the move that ends a ranked game, one after the other: the
+    board and the game's assisted count always agree."""
+    with open_store(location) as store:
+        ada = named(store, "Ada")
+        game_id = store.new_game(ada, ranked=True).id
+        revision, last = to_the_last_move(store, ada, game_id)
+        if hint_first:
+            assert store.note_hint(ada, game_id).revision == revision
+        ended = store.move(ada, game_id, last, revision=revision).game
+        assert ended.over
+        if not hint_first:
+            # The hint was asked on the position before the last move, or on the game as it is now.
+            with pytest.raises(StaleRevisionError):
+                store.note_hint(ada, game_id, revision)
+            with pytest.raises(GameFinishedError):
+                store.note_hint(ada, game_id)
+        (summary,) = store.games(ada)
+        assert (summary.hints, summary.ranked) == (int(hint_first), not hint_first)
+        entries = store.leaderboard("all-time").entries
+        if hint_first:
+            assert entries == ()
+            with pytest.raises(GameNotFoundError):
+                store.public_owner(game_id, DAY)
+        else:
+            assert [e.game_id for e in entries] == [game_id]
+            assert store.public_replay(game_id, DAY).game_id == game_id
+
+
 def test_hidden_players_leave_the_boards_and_their_replays_close(location: Path | str) -> None:
     with open_store(location) as store:
         ada = named(store, "Ada")
@@ -177,17 +232,19 @@ def test_what_cannot_be_asked_of_a_board(tmp_path: Path, arguments: dict) -> Non
         store.leaderboard(**arguments)
 
 
-def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path) -> None:
-    import sqlite3
-
-    from twenty48.store import codec, schema
-
-    path = tmp_path / "six.sqlite3"
+def older_database(path: Path, version: int) -> sqlite3.Connection:
+    """An SQLite database as schema ``version`` made it, open for a test to fill."""
     db = sqlite3.connect(path, isolation_level=None)
-    for migration in schema.MIGRATIONS[:6]:
+    for migration in schema.MIGRATIONS[:version]:
         migration(db)
     db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 6")
+    db.execute(f"PRAGMA user_version = {version}")
+    return db
+
+
+def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path) -> None:
+    path = tmp_path / "six.sqlite3"
+    db = older_database(path, 6)
     db.execute("INSERT INTO players (key, created_at) VALUES ('web:x', 'then')")
     games = []
     for seed in (1, 2):
@@ -208,3 +265,106 @@ def test_migration_7_puts_ranked_games_already_over_on_the_board(tmp_path: Path)
         store.set_name(1, "Ada")
         (entry,) = store.leaderboard("all-time", player_id=1).entries
         assert (entry.game_id, entry.score, entry.rank) == (best, games[best - 1].score, 1)
+
+
+def test_a_daily_game_played_on_after_its_day_keeps_that_days_entry(location: Path | str) -> None:
+    with open_store(location) as store:
+        ada, bob = named(store, "Ada"), named(store, "Bob")
+        game = store.daily_game(ada, DAY)
+        finish(store, ada, game.id, stop_at=16)
+        # Played on within its day (the server passes the date), it stays ranked and moves.
+        record = store.get_game(ada, game.id)
+        legal = record.board.legal_moves()
+        record = store.move(ada, game.id, legal[0], revision=record.revision, today=DAY).game
+        assert record.ranked
+        (entry,) = store.leaderboard("daily", date=DAY).entries
+        assert (entry.score, entry.moves, entry.finished_at) == (record.score, record.moves, None)
+        # The next day: what changes nothing, or is refused, closes nothing.
+        board = store.load_game(ada, game.id).board
+        for still in (d for d in Direction if not board.can_move(d)):
+            store.move(ada, game.id, still, revision=record.revision, today=NEXT_DAY)
+        with pytest.raises(StaleRevisionError):
+            store.move(ada, game.id, legal[0], revision=record.revision - 1, today=NEXT_DAY)
+        with pytest.raises(ActionRejectedError):
+            store.keep_going(ada, game.id, revision=record.revision, today=NEXT_DAY)  # not won
+        assert store.get_game(ada, game.id).ranked
+        # Played on: unranked from then on; the day's board keeps the game as the day left it.
+        later = store.move(
+            ada, game.id, record.board.legal_moves()[0], revision=record.revision, today=NEXT_DAY
+        ).game
+        assert not later.ranked and later.seed is not None and later.moves == record.moves + 1
+        while not later.over:
+            direction = next(d for d in PREFERENCE if d in later.board.legal_moves())
+            later = store.move(ada, game.id, direction, revision=later.revision, today=NEXT_DAY).game
+        (kept,) = store.leaderboard("daily", date=DAY, player_id=ada).entries
+        assert (kept.game_id, kept.score, kept.max_tile, kept.moves, kept.finished_at) == (
+            game.id,
+            record.score,
+            record.board.max_tile,
+            record.moves,
+            None,
+        )
+        assert store.daily(ada, DAY).rank == 1
+        assert store.leaderboard("all-time").entries == ()
+        with pytest.raises(GameNotFoundError):
+            store.public_owner(game.id, NEXT_DAY)
+        # A hint on a daily game the next day closes its day the same way.
+        other = store.daily_game(bob, DAY)
+        finish(store, bob, other.id, stop_at=8)
+        shown = store.get_game(bob, other.id)
+        assert not store.note_hint(bob, other.id, today=NEXT_DAY).ranked
+        entries = {e.player_id: e for e in store.leaderboard("daily", date=DAY).entries}
+        assert (entries[bob].score, entries[bob].moves) == (shown.score, shown.moves)
+
+
+def test_a_names_daily_entry_is_the_one_game_started_under_it(location: Path | str) -> None:
+    with open_store(location) as store:
+        ada = named(store, "Ada")
+        first = store.daily_game(ada, DAY)
+        finish(store, ada, first.id, stop_at=16)
+        store.set_name(ada, None)
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        # Throwaway players play the day anonymously; the best takes the freed name.
+        tries = [store.web_player(f"throwaway {i}").id for i in range(3)]
+        scores = {p: finish(store, p, store.daily_game(p, DAY).id) for p in tries}
+        best = max(scores, key=scores.__getitem__)
+        store.set_name(best, "Ada")
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        assert store.daily(best, DAY).rank is None
+        # Taking the name before playing does not give it a second game that day either.
+        store.set_name(best, None)
+        other = named(store, "ada")
+        finish(store, other, store.daily_game(other, DAY).id)
+        assert store.leaderboard("daily", date=DAY).entries == ()
+        # Back with the name it was started under, the first game is the name's entry again.
+        store.set_name(other, "Other")
+        store.set_name(ada, "Ada")
+        assert [e.game_id for e in store.leaderboard("daily", date=DAY).entries] == [first.id]
+        # Another day is another game under the name.
+        store.set_name(ada, None)
+        store.set_name(other, "Ada")
+        fresh = store.daily_game(other, NEXT_DAY)
+        assert [e.game_id for e in store.leaderboard("daily", date=NEXT_DAY).entries] == [fresh.id]
+
+
+def test_migration_9_keeps_the_daily_games_already_played_on_their_boards(tmp_path: Path) -> None:
+    path = tmp_path / "eight.sqlite3"
+    db = older_database(path, 8)
+    for player, name in ((1, "Ada"), (2, None)):
+        db.execute(
+            "INSERT INTO players (key, created_at, name, name_key) VALUES (?, 'then', ?, lower(?))",
+            (f"web:{player}", name, name),
+        )
+        game = Game.new(player)
+        db.execute(
+            "INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state, "
+            "created_at, updated_at, ranked, daily) "
+            "VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, 'then', 'then', TRUE, ?)",
+            (player, *codec.columns(game)[:6], codec.encode(game), DAY),
+        )
+    db.close()
+    with Store.open(path) as store:
+        assert [e.player_id for e in store.leaderboard("daily", date=DAY).entries] == [1]
+        # The player without a name takes one: the day's game was not played under it.
+        store.set_name(2, "Bob")
+        assert [e.player_id for e in store.leaderboard("daily", date=DAY).entries] == [1]

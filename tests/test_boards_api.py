@@ -207,3 +207,25 @@ def test_assisted_chosen_seed_and_imported_games_never_rank(app, store: Store, c
         # A ranked game played out is on the board.
         ranked = play_out(ada, ada.post("/api/games", json={}).json())
         assert [e["game_id"] for e in ada.get("/api/leaderboard").json()["entries"]] == [ranked["id"]]
+
+
+def test_a_daily_game_left_at_midnight_is_played_on_off_its_closed_board(
+    app, store: Store, clock: list[float]
+) -> None:
+    with TestClient(app) as ada:
+        player(ada, store, "Ada")
+        state = ada.post("/api/games", json={"daily": True}).json()
+        for _ in range(6):
+            direction = Board.from_rows(state["board"]).legal_moves()[0].value
+            body = {"direction": direction, "revision": state["revision"]}
+            state = ada.post(f"/api/games/{state['id']}/move", json=body).json()["state"]
+        that_day = {"board": "daily", "date": DAY}
+        left = ada.get("/api/leaderboard", params=that_day).json()
+        assert [e["score"] for e in left["entries"]] == [state["score"]]
+        clock[0] += 12 * 3600  # midnight UTC: the tab still shows the game, and plays on
+        ended = play_out(ada, ada.get("/api/game").json())
+        assert ended["id"] == state["id"] and ended["over"] and ended["moves"] > state["moves"]
+        assert not ended["ranked"] and ended["seed"] is not None
+        assert ada.get("/api/leaderboard", params=that_day).json() == left
+        assert ada.get("/api/leaderboard").json()["entries"] == []
+        assert ada.get("/api/daily").json()["game_id"] is None  # today's is another game

@@ -15,7 +15,7 @@ from twenty48.cli import main
 from twenty48.commands.stats import BARS, sparkline
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import Store
+from twenty48.store import Store, transfer
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 
@@ -163,14 +163,20 @@ def test_export_and_import_round_trip_into_another_database(db: Path, tmp_path: 
     every = tmp_path / "all.json"
     assert run(capsys, "export", "--all", "-o", str(every), "--db", str(db))[0] == 0
     history = json.loads(every.read_text())
-    assert history["format"] == "twenty48-history/1" and len(history["games"]) == 7
+    assert history["format"] == "twenty48-history/2" and len(history["games"]) == 7
     other = tmp_path / "other.sqlite3"
     status, out, _ = run(capsys, "import", str(every), "--db", str(other))
-    assert status == 0 and "imported 7, skipped 0" in out
+    assert status == 0 and "imported 7, skipped 0 already present; game 7 goes on where it was left" in out
     status, out, _ = run(capsys, "import", str(every), "--db", str(other))
-    assert status == 0 and "imported 0, skipped 7" in out
+    assert status == 0 and out.endswith("imported 0, skipped 7 already present\n")
     imported = listed(capsys, other, "--limit", "100")["games"]
-    assert len(imported) == 7 and all(g["imported"] and g["finished"] for g in imported)
+    # Every game and its fields come back: the one in progress too, and the hint counted.
+    assert len(imported) == 7 and all(g["imported"] for g in imported)
+    assert [g["finished"] for g in imported] == [False] + [True] * 6
+    again = tmp_path / "again.json"
+    assert run(capsys, "export", "--all", "-o", str(again), "--db", str(other))[0] == 0
+    assert json.loads(again.read_text()) == history
+    assert [g["hints"] for g in history["games"]] == [0, 0, 0, 0, 0, 1, 0]
 
     one = tmp_path / "one.json"
     game_id = listed(capsys, db, "--variant", "merge")["games"][0]["id"]
@@ -198,7 +204,7 @@ def test_import_refuses_a_bad_file_with_one_line_and_stores_nothing(db: Path, tm
     cases = {
         "game 3 (seed 2)": tampered,
         "not a JSON object": [1, 2],
-        "format must be": {"format": "twenty48-game/2"},
+        "format must be": {"format": "twenty48-game/3"},
     }
     other = tmp_path / "other.sqlite3"
     for reason, data in cases.items():
@@ -246,7 +252,7 @@ def test_export_writes_through_links_and_into_devices_without_replacing_them(
     link = tmp_path / "link.json"
     link.symlink_to(target)
     assert run(capsys, "export", "--all", "-o", str(link), "--db", str(db))[0] == 0
-    assert link.is_symlink() and json.loads(target.read_text())["format"] == "twenty48-history/1"
+    assert link.is_symlink() and json.loads(target.read_text())["format"] == "twenty48-history/2"
     # A device is written into (here: one that is always full), never swapped for a file.
     assert "No space left on device" in refused(capsys, "export", "--all", "-o", "/dev/full", "--db", str(db))
     assert Path("/dev/full").is_char_device()
@@ -291,3 +297,29 @@ def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) 
         result.stderr.startswith("2048 import: the game (seed 1): lacks fields actions")
         and "Traceback" not in result.stderr
     )
+
+
+def test_import_refuses_hostile_files_is_bounded_and_shows_progress_on_a_terminal(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from test_web_imports import HOSTILE, one_move
+    from twenty48.commands import import_games
+
+    other = tmp_path / "other.sqlite3"
+    bad = tmp_path / "bad.json"
+    for name, words in (("start score 2**70", "start_score must be"), ("sixteen 131072 tiles", "two 131072")):
+        bad.write_bytes(HOSTILE[name][0])
+        assert words in refused(capsys, "import", str(bad), "--db", str(other))
+    three = tmp_path / "three.json"
+    three.write_text(json.dumps(transfer.export_history([one_move(seed) for seed in range(3)])))
+    monkeypatch.setattr(import_games, "MAX_GAMES", 2)
+    assert "an import takes at most 2" in refused(capsys, "import", str(three), "--db", str(other))
+    monkeypatch.setattr(import_games, "MAX_GAMES", 3)
+    monkeypatch.setattr(import_games, "MAX_SECONDS", 0.0)
+    assert "took longer than its bound of 0 s" in refused(capsys, "import", str(three), "--db", str(other))
+    assert listed(capsys, other)["games"] == []
+    monkeypatch.setattr(import_games, "MAX_SECONDS", 600.0)
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # stderr is a terminal, as rich sees it
+    status, out, err = run(capsys, "import", str(three), "--db", str(other))
+    assert status == 0 and "imported 3, skipped 0" in out
+    assert "checking" in err and "storing" in err

@@ -15,8 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from twenty48 import Board, Direction, Game, spawns
-from twenty48.env import ENV_ID, Twenty48Env
-from twenty48.env.config import MAX_START_SCORE, chained_seed
+from twenty48.env import ENV_ID, Twenty48Env, kernels
+from twenty48.env.config import MAX_GAIN, MAX_START_SCORE, chained_seed
 
 ORDER = (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)
 
@@ -364,6 +364,12 @@ def test_a_start_score_without_room_for_the_game_is_refused_and_changes_nothing(
     with pytest.raises(ValueError, match=r"options\['score'\] must be an integer from 0 to"):
         env.reset(options={"board": ONE_TILE, "score": score})
     assert (env.board, env.score, env.moves, env.game_seed) == before
+
+
+def test_the_start_score_bound_is_what_the_kernels_score_holds() -> None:
+    # The bound is kept in the rules, where the store's imports find it too; the kernels' score
+    # is the reason for its value.
+    assert np.iinfo(kernels.STATE["score"]).max == MAX_START_SCORE + MAX_GAIN
 
 
 @settings(max_examples=25, deadline=None)

@@ -34,21 +34,59 @@ def test_a_history_round_trips_into_another_database(store: Store, tmp_path: Pat
     for game in (played(1, 40), played(2, 90, START, 1500), played(3, 10)):
         store.add_game(player, game)
     exported = store.export_history(player)
-    assert exported["format"] == "twenty48-history/1"
-    assert [g["format"] for g in exported["games"]] == ["twenty48-game/1"] * 3
+    assert exported["format"] == "twenty48-history/2"
+    assert [g["format"] for g in exported["games"]] == ["twenty48-game/2"] * 3
     assert "start_board" in exported["games"][1] and exported["games"][1]["start_score"] == 1500
     assert "start_board" not in exported["games"][0]
+    assert [g["finished"] for g in exported["games"]] == [True, True, False]
     with Store.open(tmp_path / "other.sqlite3") as other:
         them = other.local_player().id
         result = other.import_games(them, transfer.read_file(exported))
         assert len(result.imported) == 3 and result.skipped == 0
-        again = other.export_history(them)
-        # Imported games are finished (none of them is the player's current game).
-        assert [g | {"finished": True} for g in exported["games"]] == again["games"]
+        # Every field comes back: when each game began, its counts, the game in progress (the
+        # player had none, so it goes on where it was left).
+        assert other.export_history(them) == exported
+        assert result.resumed == result.imported[-1] == other.current_game(them).id
         summaries = other.games(them)
-        assert all(s.origin == "imported" and s.assisted is None for s in summaries)
+        assert all(s.origin == "imported" and s.assisted is False for s in summaries)
+        # The counts are the file's word: the unassisted statistics do not take them.
+        assert other.stats(them, "classic").finished == 2
+        assert other.stats(them, "classic", assisted=False).finished == 0
         # Never ranked: an import does not raise the best score.
         assert other.best_score(them) == 0
+
+
+def test_games_alike_are_kept_apart_and_a_second_import_adds_nothing(store: Store, tmp_path: Path) -> None:
+    # Four games of one seed and the same moves, told apart by when they began and their counts.
+    player = store.local_player().id
+    for hints in range(4):
+        record = store.new_game(player, seed=5)
+        # A hint counts once per position: the first ``hints`` of the three positions get one.
+        for move, direction in enumerate(("up", "left", "down")):
+            if move < hints:
+                store.note_hint(player, record.id, record.revision)
+            outcome = store.move(player, record.id, direction, revision=record.revision)
+            assert outcome.turn.changed
+            record = outcome.game
+    exported = store.export_history(player)
+    assert [g["hints"] for g in exported["games"]] == [0, 1, 2, 3]
+    with Store.open(tmp_path / "other.sqlite3") as other:
+        them = other.local_player().id
+        result = other.import_games(them, transfer.read_file(exported))
+        assert (len(result.imported), result.skipped) == (4, 0)
+        assert other.export_history(them) == exported
+        again = other.import_games(them, transfer.read_file(exported))
+        assert (again.imported, again.skipped, again.resumed) == ((), 4, None)
+        # A version 1 file does not say when its games began: its four games match any four alike.
+        old = {"format": "twenty48-history/1", "games": [_version_1(g) for g in exported["games"]]}
+        assert other.import_games(them, transfer.read_file(old)).skipped == 4
+        fresh = other.local_player("fresh").id
+        assert len(other.import_games(fresh, transfer.read_file(old)).imported) == 4
+
+
+def _version_1(game: dict) -> dict:
+    kept = {k: v for k, v in game.items() if k not in ("created_at", "hints", "auto_moves", "undos")}
+    return kept | {"format": "twenty48-game/1"}
 
 
 def test_a_duplicate_is_skipped_not_stored_twice(store: Store) -> None:

@@ -80,7 +80,7 @@ def test_another_players_game_is_a_404_everywhere(client: TestClient, store: Sto
 def test_list_summaries_stats_and_assisted_counts(client: TestClient) -> None:
     play(client, 5, auto=True)
     state = play(client, 5)
-    client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
+    client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
     games = client.get("/api/games", params={"sort": "score", "finished": "true"}).json()["games"]
     assert len(games) == 1 and games[0]["auto_moves"] == 5 and games[0]["assisted"] is True
     current = client.get("/api/games", params={"finished": "false"}).json()["games"][0]
@@ -100,7 +100,8 @@ def test_export_import_and_delete(client: TestClient) -> None:
     with TestClient(client.app) as other:
         answer = other.post("/api/import", content=exported.content).json()
         assert len(answer["imported"]) == 1 and answer["skipped"] == 0
-        assert other.post("/api/import", content=exported.content).json() == {"imported": [], "skipped": 1}
+        again = other.post("/api/import", content=exported.content).json()
+        assert again == {"imported": [], "skipped": 1, "resumed": None}
         file = json.loads(client.get(f"/api/games/{state['id']}/export").content)
         file["score"] += 4
         refused = other.post("/api/import", json=file)
@@ -127,12 +128,14 @@ def test_import_takes_a_multipart_upload_too(client: TestClient) -> None:
         answer = other.post("/api/import", data=form, files=upload)
         assert answer.status_code == 200 and len(answer.json()["imported"]) == 1
         again = other.post("/api/import", files=upload).json()
-        assert again == {"imported": [], "skipped": 1}
+        assert again == {"imported": [], "skipped": 1, "resumed": None}
         broken = other.post("/api/import", files={"file": ("x.json", b"{not json", "application/json")})
         assert (broken.status_code, broken.json()["error"]) == (400, "malformed_json")
         empty = other.post(
             "/api/import", content=b"--b--\r\n", headers={"content-type": "multipart/form-data; boundary=b"}
         )
         assert (empty.status_code, empty.json()["error"]) == (400, "malformed_upload")
+        # The game was in progress when exported, and the importing player had none: it goes on.
         listed = other.get("/api/games").json()["games"]
-        assert [game["id"] for game in listed if not game["current"]] == answer.json()["imported"]
+        assert [game["id"] for game in listed if game["current"]] == answer.json()["imported"]
+        assert answer.json()["resumed"] == answer.json()["imported"][0]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from twenty48.names import MAX_LENGTH, NameRefused, check
+from twenty48.names import MAX_LENGTH, MAX_MARKS, NameRefused, check
 from twenty48.store import NameTakenError, PlayerNotFoundError, TransferCodeError, open_store
 from twenty48.store.players import TRANSFER_SECONDS
 
@@ -31,17 +34,24 @@ from twenty48.store.players import TRANSFER_SECONDS
         ("Ada\ufe0f", "name_character"),  # variation selector
         ("Ada\tB", "name_character"),
         ("Ada\nB", "name_character"),
-        ("Ada\u00a0B", "name_character"),  # NFKC makes it a space... between letters: allowed below
+        ("Ada\u00a0B", "name_character"),  # a no-break space: NFKC would make it a plain one
+        ("Ada\u3000B", "name_character"),  # an ideographic space, likewise
+        ("Ada\u2003B", "name_character"),  # an em space
         ("\u0301Ada", "name_character"),  # a mark with no letter before it
         ("x" + "\u0301\u0302\u0303\u0304", "name_character"),  # a tower of marks
+        ("a" + "\u0301" * 4, "name_character"),  # NFKC composes the first: still four accents
+        ("\u00e1" + "\u0301" * 3, "name_character"),  # the same, typed composed
+        ("\u1ec7" + "\u0301" * 2, "name_character"),  # "ệ" holds two marks already
+        ("Ada\u0640\u0640\u0640\u0640", "name_character"),  # tatweel: a stretched bar
+        ("\u0644\u0640\u0627", "name_character"),  # even one, between letters
+        (".", "name_no_letter"),
+        ("...", "name_no_letter"),
+        ("_-_ .", "name_no_letter"),
         ("Ada!", "name_character"),
         ("Ada&amp;", "name_character"),
     ],
 )
 def test_names_that_are_refused(name: str, reason: str) -> None:
-    if name == "Ada\u00a0B":
-        assert check(name).text == "Ada B"  # NFKC: a no-break space is a space
-        return
     with pytest.raises(NameRefused) as refused:
         check(name)
     assert refused.value.reason == reason
@@ -52,9 +62,28 @@ def test_names_that_are_taken_as_they_read() -> None:
     assert check("ＡＤＡ").text == "ADA"  # noqa: RUF001 - full-width letters are the letters
     assert check("Zoë_2.0-b").key == "zoë_2.0-b"
     assert check("e\u0301mile").text == "\u00e9mile"  # composed
+    assert check("\u1ec7" + "\u0301").text == "\u1ec7\u0301"  # three marks on one letter
+    assert check("佐々木").text == "佐々木"  # an iteration mark is a letter that draws
+    assert check("ラーメン").text == "ラーメン"  # so is the long-vowel mark
+    assert check("4.2").text == "4.2"
     assert check("李小龙").text == "李小龙"
     assert check("x" * MAX_LENGTH).text == "x" * MAX_LENGTH
     assert check("STRASSE").key == check("straße").key  # casefold
+
+
+@given(st.text(max_size=MAX_LENGTH + 2))
+def test_an_accepted_name_reads_as_it_is_stored(typed: str) -> None:
+    try:
+        name = check(typed)
+    except NameRefused:
+        return
+    assert any(unicodedata.category(c)[0] == "L" or unicodedata.category(c) == "Nd" for c in name.text)
+    assert all(c == " " or unicodedata.category(c)[0] not in "ZC" for c in typed)
+    # No letter shows more than MAX_MARKS marks, counted as they are drawn (decomposed).
+    marks = 0
+    for char in unicodedata.normalize("NFD", name.text):
+        marks = marks + 1 if unicodedata.category(char)[0] == "M" else 0
+        assert marks <= MAX_MARKS
 
 
 def test_a_name_is_unique_whatever_its_case(location: Path | str) -> None:

@@ -58,6 +58,8 @@ def test_a_name_is_set_read_and_cleared(app) -> None:
         ("", "name_empty"),
         ("x" * 25, "name_too_long"),
         ("two  spaces", "name_spaces"),
+        ("Ada\u3000B", "name_character"),
+        ("...", "name_no_letter"),
     ],
 )
 def test_a_refused_name_says_why_and_creates_no_player(app, store: Store, name: str, code: str) -> None:
@@ -133,3 +135,18 @@ def test_claims_are_rate_limited_per_address(app) -> None:
         refused = guesser.post("/api/me/claim", json={"code": "nothing"})
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_claims"
         assert int(refused.headers["Retry-After"]) >= 1
+
+
+def test_a_working_code_is_accepted_after_mistypes_from_the_same_address(app) -> None:
+    # A classroom behind one address: others' (or one's own) mistypes must not lock the right code out.
+    with client(app) as laptop, client(app) as phone, client(app) as classmate:
+        laptop.put("/api/me", json={"name": "Ada"})
+        code = laptop.post("/api/me/transfer").json()["code"]
+        mistyped = code[:-1] + ("B" if code.endswith("A") else "A")
+        for _ in range(CLAIMS_PER_MINUTE):
+            assert classmate.post("/api/me/claim", json={"code": mistyped}).status_code == 404
+        assert phone.post("/api/me/claim", json={"code": "nothing"}).status_code == 429
+        claimed = phone.post("/api/me/claim", json={"code": code})
+        assert claimed.status_code == 200 and claimed.json()["name"] == "Ada"
+        # And the failures of that address are still refused.
+        assert classmate.post("/api/me/claim", json={"code": code}).status_code == 429

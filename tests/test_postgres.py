@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -266,10 +267,13 @@ CROWDED = Board.from_rows([[2, 8, 2, 4], [16, 32, 64, 128], [4, 2, 8, 2], [0, 0,
 
 
 def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
-    """Each worker caps request heads, marks the cookie Secure behind a trusted HTTPS proxy, and
-    stops its hints at once on shutdown, as single-process ``serve`` does."""
+    """Each worker caps request heads, drops a request that does not arrive in time, bounds new
+    players per address, marks the cookie Secure behind a trusted HTTPS proxy, and stops its hints
+    at once on shutdown, as single-process ``serve`` does."""
     server = Server(
-        postgres_url, "--workers", "2", "--hint-queue", "20", "--forwarded-allow-ips", "127.0.0.1"
+        postgres_url,
+        *("--workers", "2", "--hint-queue", "20", "--forwarded-allow-ips", "127.0.0.1"),
+        *("--request-timeout", "2", "--new-players-per-hour", "1"),
     )
     errors: list[str] = []
     threading.Thread(target=lambda: errors.extend(server.process.stderr), daemon=True).start()  # type: ignore[arg-type]
@@ -280,6 +284,13 @@ def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
             time.sleep(0.2)
         huge = client.get("/api/best", headers={"X-Padding": "x" * 20_000})
         assert huge.status_code == 431
+        port = int(server.base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as stalled:
+            stalled.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            assert stalled.recv(100).startswith(b"HTTP/1.1 408 ")
+        # One new player an hour per process: of three from one address, two processes refuse one.
+        new = [httpx.post(server.base + "/api/games", timeout=10) for _ in range(3)]
+        assert "too_many_new_players" in {a.json().get("error") for a in new}, [a.status_code for a in new]
         secure = httpx.get(server.base + "/api/best", headers={"X-Forwarded-Proto": "https"}, timeout=10)
         assert "; Secure" in secure.headers["set-cookie"]
         assert "Secure" not in httpx.get(server.base + "/api/best", timeout=10).headers["set-cookie"]
@@ -293,7 +304,7 @@ def test_workers_run_the_single_process_setup(postgres_url: str) -> None:
 
         def hint(token: str, game_id: int) -> None:
             url = f"{server.base}/api/games/{game_id}/hint?time_ms=5000"
-            answers.append(httpx.get(url, cookies={"twenty48_player": token}, timeout=30).status_code)
+            answers.append(httpx.post(url, cookies={"twenty48_player": token}, timeout=30).status_code)
 
         threads = [threading.Thread(target=hint, args=p) for p in players]
         for thread in threads:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from twenty48.game import Game
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store, StoreError
+from twenty48.store import sqlite as sqlite_module
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
@@ -193,7 +195,7 @@ def test_moves_on_finished_games_are_refused(client: TestClient, store: Store) -
     assert state["id"] == over.id and state["over"] and state["finished"]
     body = assert_error(move(client, state, "left"), 409, "game_finished")
     assert body["state"] == state
-    assert_error(client.get(f"/api/games/{over.id}/hint"), 409, "game_finished")
+    assert_error(client.post(f"/api/games/{over.id}/hint"), 409, "game_finished")
     fresh = client.post("/api/games").json()
     assert fresh["id"] != over.id
     old = client.get(f"/api/games/{over.id}").json()
@@ -253,7 +255,7 @@ def test_best_score_and_game_list(client: TestClient, store: Store) -> None:
 
 def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
     state = client.get("/api/game").json()
-    response = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    response = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
     assert response.status_code == 200
     hint = response.json()
     values = [m["value"] for m in hint["moves"]]
@@ -262,6 +264,14 @@ def test_hint_ranks_every_legal_move_best_first(client: TestClient) -> None:
     legal_moves = {d.value for d in Board.from_rows(state["board"]).legal_moves()}
     assert {m["direction"] for m in hint["moves"]} == legal_moves
     assert (hint["game_id"], hint["revision"]) == (state["id"], state["revision"])
+
+
+def test_the_hints_former_get_still_answers_and_counts(client: TestClient) -> None:
+    state = client.get("/api/game").json()
+    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    assert hint.status_code == 200 and hint.json()["moves"]
+    played = client.get("/api/games", params={"limit": 1}).json()["games"][0]
+    assert played["hints"] == 1 and not client.get("/api/game").json()["ranked"]
 
 
 # ---- the Merge 2048 variant -------------------------------------------------------------------------
@@ -385,7 +395,7 @@ def test_best_scores_are_per_variant(client: TestClient, store: Store) -> None:
 
 def test_hint_on_a_merge_game_ranks_whole_board_moves(client: TestClient, store: Store) -> None:
     state = merge_game(client, store)
-    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
+    hint = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
     assert {m["direction"] for m in hint["moves"]} == {d.value for d in OPEN.legal_moves()}
 
 
@@ -419,7 +429,7 @@ def test_another_players_game_is_not_found(app) -> None:
             mallory.post(f"{game}/move", json={"direction": "left", "revision": 0}),
             mallory.post(f"{game}/undo", json={"revision": 0}),
             mallory.post(f"{game}/keep-going", json={"revision": 0}),
-            mallory.get(f"{game}/hint"),
+            mallory.post(f"{game}/hint"),
             mallory.get(f"{game}/replay"),
         ):
             assert_error(response, 404, "not_found")
@@ -518,7 +528,7 @@ def test_bad_new_game_bodies(client: TestClient, body) -> None:
 @pytest.mark.parametrize("time_ms", [0, 9, 5001, "fast"])
 def test_bad_hint_budgets(client: TestClient, time_ms) -> None:
     state = client.get("/api/game").json()
-    assert_error(client.get(f"/api/games/{state['id']}/hint", params={"time_ms": time_ms}), 422)
+    assert_error(client.post(f"/api/games/{state['id']}/hint", params={"time_ms": time_ms}), 422)
 
 
 def test_unknown_routes_and_methods(client: TestClient) -> None:
@@ -565,6 +575,18 @@ def test_foreign_host_names_are_refused_on_loopback(store: Store) -> None:
         assert ok.get("/api/game").status_code == 200
     with TestClient(app, base_url="http://rebound.example") as rebound:
         assert_error(rebound.get("/api/game"), 421, "host_not_allowed")
+
+
+@pytest.mark.parametrize("allowed", [frozenset({"localhost"}), None])
+def test_a_request_with_two_host_headers_is_refused(store: Store, allowed, caplog) -> None:
+    app = create_app(store, allowed_hosts=allowed)
+    with TestClient(app, base_url="http://localhost") as client, caplog.at_level(logging.WARNING):
+        # The host check read the last one, which a proxy or a client may not have meant.
+        twice = client.get("/api/game", headers=[("Host", "rebound.example"), ("Host", "localhost")])
+        assert_error(twice, 400, "bad_request")
+        assert twice.headers["content-security-policy"] == CSP and "set-cookie" not in twice.headers
+        assert "more than one Host" in caplog.text
+        assert client.get("/api/game", headers=[("Host", "localhost")]).status_code == 200
 
 
 def test_the_page_and_its_assets_are_local(client: TestClient) -> None:
@@ -626,3 +648,22 @@ def test_healthz_says_unavailable_without_naming_the_database(
         answer = client.get("/healthz")
     assert (answer.status_code, answer.json()) == (503, {"status": "unavailable"})
     assert "db.internal" not in answer.text and "db.internal" in caplog.text
+
+
+def test_a_busy_database_answers_503_without_naming_it(tmp_path: Path, monkeypatch, caplog) -> None:
+    db = tmp_path / "secret-name.sqlite3"
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_MS", 50)
+    with Store.open(db) as store, TestClient(create_app(store)) as client:
+        state = client.get("/api/game").json()
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another program holding the database
+        try:
+            with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+                answer = move(client, state, legal(state))
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        body = assert_error(answer, 503, "store_unavailable")
+        assert "secret-name" not in answer.text and "unavailable" in body["detail"]
+        assert "secret-name" in caplog.text and "locked" in caplog.text
+        assert move(client, state, legal(state)).status_code == 200

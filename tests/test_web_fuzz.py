@@ -1,7 +1,8 @@
 """Property-based fuzz of the API from its own OpenAPI schema (schemathesis on hypothesis).
 
 Every generated request, valid or not, must get a documented answer that is never a 5xx, and a
-refused request (4xx) must leave every game of the player exactly as it was.
+refused request (4xx) must leave every game of the player exactly as it was. Beside the generated
+requests, a corpus of hostile import files (``test_web_imports.HOSTILE``) is sent as it is.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import schemathesis
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -20,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from test_web_imports import HOSTILE
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store
@@ -93,3 +96,16 @@ def test_no_request_gets_a_server_error_or_changes_state_when_refused(case, site
     if 400 <= response.status_code < 500:
         assert state.snapshot() == before, f"{case.method} {case.formatted_path} changed state"
         assert set(response.json()) >= {"error", "detail"}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_import_files_are_refused_and_change_nothing(site, name: str) -> None:
+    # The schema cannot describe an import's body (a JSON file, or a form's file part): the files
+    # that once failed or stalled the server are sent as they are.
+    state, app = site
+    body, headers, status, error = HOSTILE[name]
+    before = state.snapshot()
+    with TestClient(app) as client:
+        answer = client.post("/api/import", content=body, headers={**headers, "Cookie": state.cookie})
+    assert (answer.status_code, answer.json()["error"]) == (status, error)
+    assert state.snapshot() == before

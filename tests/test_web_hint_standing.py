@@ -35,7 +35,7 @@ def test_each_move_carries_its_raw_value_and_its_standing(client: TestClient, st
     player = store.web_player(client.cookies[COOKIE_NAME]).id
     store.add_game(player, Game.from_board(ENDING, seed=3))
     state = client.get("/api/game").json()
-    hint = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
+    hint = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50}).json()
     moves = {m["direction"]: m for m in hint["moves"]}
     assert set(moves) == {"up", "left", "right"}
     expected = standings(ENDING, {Direction(d): m["value"] for d, m in moves.items()})

@@ -3,8 +3,10 @@ would be too polite): huge request heads, hints that pile up or hang up, shutdow
 
 from __future__ import annotations
 
+import logging
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -12,15 +14,20 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
+from twenty48.commands import serve
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store
+from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.protocol import MAX_HEAD
+from twenty48.web.server import server_config
 
 START_TIMEOUT = 30
 
@@ -74,7 +81,7 @@ def status_of(answer: bytes) -> int:
 
 
 def test_request_heads_are_capped(tmp_path: Path) -> None:
-    with server(tmp_path / "h.sqlite3") as (process, url, errors):
+    with server(tmp_path / "h.sqlite3", "--request-timeout", "2") as (process, url, errors):
         host = url.removeprefix("http://").encode()
         ok = raw(
             url,
@@ -94,15 +101,102 @@ def test_request_heads_are_capped(tmp_path: Path) -> None:
         assert status_of(long_url) == 414
         garbage = raw(url, b"NOT HTTP AT ALL\r\n\r\n")
         assert status_of(garbage) == 400 and CSP.encode() in garbage and b"nosniff" in garbage
+        # And in time: --request-timeout reaches the server.
+        stalled = connect(url)
+        stalled.sendall(b"GET /api/best HTTP/1.1\r\nHost: " + host + b"\r\n")
+        assert status_of(until_closed(stalled)) == 408
         # The server still answers everyone else.
         assert httpx.get(url + "/api/best", timeout=10).status_code == 200
         process.send_signal(signal.SIGINT)
         process.wait(timeout=15)
     assert sum("refused a request" in line for line in errors) == 4
+    assert sum("dropped a request" in line and "within 2 s" in line for line in errors) == 1
+
+
+@contextmanager
+def in_process(store: Store, **settings: Any) -> Iterator[str]:
+    """The app on ``store``, served in a thread by uvicorn as ``2048 serve`` sets it up, with
+    ``server_config``'s ``settings``; yields its URL."""
+    sock = serve.bind("127.0.0.1", 0)
+    server = uvicorn.Server(server_config(create_app(store), http=serve.HTTP_PROTOCOL, **settings))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def connect(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    return socket.create_connection((host, int(port)), timeout=20)
+
+
+def until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    answer = b""
+    with sock:
+        while data := sock.recv(65536):
+            answer += data
+    return answer
+
+
+def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None:
+    db = tmp_path / "slow.sqlite3"
+    with Store.open(db) as store, in_process(store, request_timeout=0.3) as url:
+        silent, half_head, half_body, kept = connect(url), connect(url), connect(url), connect(url)
+        half_head.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        # A whole request, answered, then half of the next one on the same connection.
+        kept.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/best HTTP/1.1\r\n")
+        # A whole new-game request's JSON, but 4,000 bytes announced: what came is no request.
+        half_body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 4000\r\n\r\n{}"
+        )
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            assert until_closed(silent) == b""  # it sent nothing: closed without an answer
+            for sock, part in ((half_head, "head"), (half_body, "body")):
+                answer = until_closed(sock)
+                assert status_of(answer) == 408 and b'"request_timeout"' in answer, answer
+                assert f"request's {part} did not arrive within 0.3 s".encode() in answer
+                assert CSP.encode() in answer
+            answers = until_closed(kept).split(b"HTTP/1.1 ")
+            assert [int(a[:3]) for a in answers[1:]] == [200, 408], answers
+        assert caplog.text.count("dropped a request") == 3
+        # Nothing was stored, and everyone else is answered.
+        assert httpx.get(url + "/api/best", timeout=10).status_code == 200
+        with sqlite3.connect(db) as check:
+            assert check.execute("SELECT count(*) FROM players").fetchone()[0] == 0
+        # httptools hands both Host headers over; the guard refuses the request.
+        twice = raw(url, b"GET /api/best HTTP/1.1\r\nHost: rebound.example\r\nHost: 127.0.0.1\r\n\r\n")
+        assert status_of(twice) == 400 and b'"bad_request"' in twice
+
+
+def test_a_process_answers_503_past_its_connections(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "busy.sqlite3") as store, in_process(store, max_connections=4) as url:
+        request = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        idle = [connect(url) for _ in range(2)]
+        assert status_of(raw(url, request)) == 200  # the third connection of four
+        idle.append(connect(url))
+        busy = raw(url, request)
+        assert status_of(busy) == 503 and b'"server_busy"' in busy and CSP.encode() in busy
+        assert b"retry-after: 10\r\n" in busy  # the request timeout: idle connections are gone by then
+        for sock in idle:
+            sock.close()
+        deadline = time.monotonic() + 10
+        while status_of(raw(url, request)) != 200:
+            assert time.monotonic() < deadline, "the closed connections were never let go"
+            time.sleep(0.05)
 
 
 def _hint(url: str, game: int, token: str, ms: int) -> httpx.Response:
-    return httpx.get(
+    return httpx.post(
         f"{url}/api/games/{game}/hint?time_ms={ms}", cookies={"twenty48_player": token}, timeout=30
     )
 
@@ -141,7 +235,7 @@ def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path) -> None:
         # Two clients queue a long hint and hang up.
         host, port = url.removeprefix("http://").rsplit(":", 1)
         for token, game in players[1:3]:
-            request = f"GET /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            request = f"POST /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
             request += f"Cookie: twenty48_player={token}\r\n\r\n"
             with socket.create_connection((host, int(port)), timeout=5) as sock:
                 sock.sendall(request.encode())

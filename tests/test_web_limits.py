@@ -4,17 +4,20 @@ game, the new-game rate limit, HEAD and OPTIONS, strict ids and integral floats.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from httpx import Response
 
 from twenty48.rules import Board, Direction
+from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Store
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
-from twenty48.web.limits import Limits
+from twenty48.web.limits import Limits, RateBuckets, address_key
 
 
 @pytest.fixture
@@ -52,7 +55,7 @@ def play_one(client: TestClient, state: dict) -> dict:
 
 
 def test_reading_and_refused_requests_create_no_player(client: TestClient, db: Path) -> None:
-    for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/hint", "/api/games/1/replay"):
+    for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/replay"):
         client.cookies.clear()
         assert client.get(path).status_code in (200, 404), path
     assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
@@ -60,6 +63,7 @@ def test_reading_and_refused_requests_create_no_player(client: TestClient, db: P
     client.cookies.clear()
     assert client.post("/api/games", json={"variant": "hexagonal"}).status_code == 422
     assert client.post("/api/games/1/move", json={"direction": "up", "revision": 0}).status_code == 404
+    assert client.post("/api/games/1/hint").status_code == 404
     assert rows(db, "players") == 0 and rows(db, "games") == 0
 
 
@@ -121,7 +125,7 @@ def test_every_route_of_a_game_reaches_the_visitors_first_game_under_0(client: T
 def test_a_visitor_who_never_played_has_empty_statistics_and_history(client: TestClient, db: Path) -> None:
     stats = client.get("/api/stats").json()
     assert (stats["games"], stats["finished"], stats["best"], stats["recent"]) == (0, 0, None, [])
-    assert client.get("/api/export").json() == {"format": "twenty48-history/1", "games": []}
+    assert client.get("/api/export").json() == {"format": "twenty48-history/2", "games": []}
     assert rows(db, "players") == 0
 
 
@@ -160,6 +164,50 @@ def test_new_games_are_rate_limited_per_player(client: TestClient, caplog) -> No
     assert client.post("/api/games").status_code == 201
 
 
+def test_new_players_are_bounded_per_address(store: Store, db: Path, caplog) -> None:
+    clock = [1_800_000_000.0]
+    app = create_app(store, limits=Limits(new_players_per_hour=3), clock=lambda: clock[0])
+    with TestClient(app) as school, TestClient(app, client=("192.0.2.7", 50000)) as home:
+        for _ in range(3):  # a class behind one address: each browser its own player
+            school.cookies.clear()
+            play_one(school, school.get("/api/game").json())
+        kept = dict(school.cookies)
+        school.cookies.clear()
+        state = school.get("/api/game").json()  # reading needs no player: still answered
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            refused = school.post(
+                "/api/games/0/move", json={"direction": "left", "revision": state["revision"]}
+            )
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_new_players"
+        assert "3 new players an hour" in refused.json()["detail"]
+        assert int(refused.headers["retry-after"]) == 1200  # one more every 60/3 minutes
+        assert "--forwarded-allow-ips" in caplog.text
+        for path in ("/api/games", "/api/me/transfer"):
+            assert school.post(path).status_code == 429, path
+        assert rows(db, "players") == 3
+        # A stored player plays on, and another address has its own bound.
+        school.cookies.clear()
+        school.cookies.update(kept)
+        assert school.post("/api/games").status_code == 201
+        assert home.post("/api/games").status_code == 201
+        clock[0] += 1200
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 201
+        assert school.post("/api/games").status_code == 201  # that player again: no new one
+        school.cookies.clear()
+        assert school.post("/api/games").status_code == 429
+    assert rows(db, "players") == 5
+
+
+def test_an_ipv6_host_counts_as_its_64(store: Store) -> None:
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:192.0.2.1") == address_key("192.0.2.1") == "192.0.2.1"
+    assert address_key("testclient") == "testclient"
+    buckets = RateBuckets(2)
+    assert [buckets.take(f"2001:db8::{n}", 0.0) for n in range(3)] == [0.0, 0.0, 30.0]
+
+
 def test_the_limits_hold_for_another_server_on_the_same_database(client: TestClient, db: Path) -> None:
     # A second Store on the file is what a second server process holds: its counts are the app's.
     state = play_one(client, client.get("/api/game").json())
@@ -172,10 +220,10 @@ def test_the_limits_hold_for_another_server_on_the_same_database(client: TestCli
         assert client.post("/api/games").status_code == 429
         lease = other.claim_hint(player, seconds=60)
         assert lease is not None
-        busy = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+        busy = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
         assert (busy.status_code, busy.json()["error"]) == (429, "hint_in_progress")
         other.release_hint(player, lease)
-    hinted = client.get(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
+    hinted = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 50})
     assert hinted.status_code == 200
     # The route released its own lease: another process may now claim one.
     with Store.open(db) as other:
@@ -238,13 +286,14 @@ def test_game_ids_are_plain_digits(client: TestClient, spelling: str) -> None:
     response = client.get(f"/api/games/{spelling}")
     assert response.status_code == 422, spelling
     assert client.get("/api/games", params={"limit": "+2"}).status_code == 422
-    assert client.get("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
+    assert client.post("/api/games/1/hint", params={"time_ms": "1_000"}).status_code == 422
     parameters = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}"]["get"]["parameters"]
     # 0 is a new visitor's game (twenty48.web.pending).
     assert parameters[0]["schema"]["minimum"] == 0 and parameters[0]["schema"]["type"] == "integer"
 
 
-#: Every integer parameter of a GET route (the others share GameId with them), as (route, name).
+#: Every integer parameter of a GET route and of the hint (the others share GameId with them), as
+#: (route, name).
 INTEGER_PARAMETERS = [
     ("/api/games", "limit"),
     ("/api/games", "before"),
@@ -264,6 +313,12 @@ INTEGER_PARAMETERS = [
     ("/api/public/games/{game_id}/positions", "from"),
     ("/api/public/games/{game_id}/positions", "count"),
 ]
+#: The one route above that is not a GET: a hint counts itself (a POST without a body).
+POSTED = "/api/games/{game_id}/hint"
+
+
+def ask(client: TestClient, route: str, url: str) -> Response:
+    return client.request("POST" if route == POSTED else "GET", url)
 
 
 def integer_url(route: str, name: str, number: str) -> tuple[str, str]:
@@ -279,7 +334,7 @@ def test_every_integer_parameter_is_plain_digits(
     client: TestClient, route: str, name: str, spelling: str
 ) -> None:
     url, where = integer_url(route, name, spelling)
-    answer = client.get(url)
+    answer = ask(client, route, url)
     assert answer.status_code == 422
     assert answer.json() == {
         "error": "invalid_request",
@@ -297,11 +352,24 @@ def test_every_integer_parameter_states_a_bound_within_the_store_ids(client: Tes
                 types = parameter["schema"].get("anyOf", [parameter["schema"]])
                 for integer in (t for t in types if t.get("type") == "integer"):
                     bounds[path, parameter["name"]] = integer.get("maximum")
-                    if method == "get":
+                    if method == "get" or path == POSTED:
                         read.add((path, parameter["name"]))
     assert all(bound is not None and bound <= ID_LIMIT for bound in bounds.values()), bounds
     assert bounds["/api/games/{game_id}/positions", "from"] == ID_LIMIT
     assert read == set(INTEGER_PARAMETERS)
+
+
+def test_the_schemas_integer_bounds_are_exact_integers(client: TestClient) -> None:
+    # FastAPI's OpenAPI model holds bounds as floats: 2**63 - 1 became 9.223372036854776e+18 (2**63).
+    text = client.get("/openapi.json").text
+    assert re.search(r'"(maximum|minimum|exclusiveMaximum|exclusiveMinimum)":-?[0-9]+[.eE]', text) is None
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("ActionRequest", "MoveRequest"):
+        revision = schemas[model]["properties"]["revision"]
+        assert (revision["minimum"], revision["maximum"]) == (0, ID_LIMIT), model
+        assert type(revision["maximum"]) is int
+    assert schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]["maximum"] == 15
+    assert schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]["maximum"] == JSON_SAFE_SEED_MAX
 
 
 @pytest.mark.parametrize(("route", "name"), INTEGER_PARAMETERS)
@@ -310,8 +378,8 @@ def test_a_number_of_20_digits_or_more_is_refused_by_its_bound(
     client: TestClient, route: str, name: str, number: str
 ) -> None:
     # As ID_LIMIT + 1 is, the smallest number past every bound: "less than or equal to <bound>".
-    past = client.get(integer_url(route, name, str(ID_LIMIT + 1))[0])
-    answer = client.get(integer_url(route, name, number)[0])
+    past = ask(client, route, integer_url(route, name, str(ID_LIMIT + 1))[0])
+    answer = ask(client, route, integer_url(route, name, number)[0])
     assert answer.status_code == past.status_code == 422
     assert answer.json() == past.json()
     assert "less than or equal to" in answer.json()["detail"]

@@ -67,6 +67,9 @@ def test_a_ranked_game_shows_no_seed_until_it_is_over(client: TestClient, store:
     assert "seed" in stale.json()["state"]
     refused = client.get(f"/api/games/{state['id']}/export")
     assert refused.status_code == 409 and "cannot be exported" in refused.json()["detail"]
+    assert refused.json()["error"] == "game_in_progress"
+    documented = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/export"]["get"]
+    assert "game_in_progress" in documented["responses"]["409"]["description"]
     # The history says so beforehand, so the page offers no export it would be refused.
     assert [g["exportable"] for g in client.get("/api/games").json()["games"]] == [False]
     assert client.get("/api/export").json()["games"] == []
@@ -116,7 +119,7 @@ def test_an_assisted_action_unranks_the_game(client: TestClient, assist: str) ->
     if assist == "undo":
         state = client.post(f"{game}/undo", json={"revision": state["revision"]}).json()
     elif assist == "hint":
-        assert client.get(f"{game}/hint", params={"time_ms": 20}).status_code == 200
+        assert client.post(f"{game}/hint", params={"time_ms": 20}).status_code == 200
         state = client.get(game).json()
     else:
         state = move(client, state, auto=True)["state"]
@@ -135,7 +138,7 @@ def test_a_visitor_who_chooses_a_name_first_plays_on_the_game_shown(client: Test
 
 def test_a_hint_on_a_new_visitors_game_stores_it_unranked(client: TestClient) -> None:
     shown = client.get("/api/game").json()
-    hint = client.get("/api/games/0/hint", params={"time_ms": 20}).json()
+    hint = client.post("/api/games/0/hint", params={"time_ms": 20}).json()
     assert (hint["game_id"], hint["revision"]) == (0, 0)
     stored = client.get("/api/game").json()
     assert stored["id"] > 0 and stored["board"] == shown["board"] and not stored["ranked"]
@@ -148,6 +151,8 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     before = client.get("/api/daily").json()
     assert (before["date"], before["game_id"], before["rank"]) == (today, None, None)
     assert 0 < before["seconds_left"] <= 86_400
+    # The day's entry of a name is the game started under it: the name comes first.
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
     daily = client.post("/api/games", json={"daily": True})
     assert daily.status_code == 201
     daily = daily.json()
@@ -160,6 +165,8 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     daily = move(client, daily)["state"]
     assert client.get("/api/daily").json()["game_id"] == daily["id"]
     # The rank is the place on the day's board, where only named players stand.
+    assert client.get("/api/daily").json()["rank"] == 1
+    assert client.put("/api/me", json={"name": None}).status_code == 200
     assert client.get("/api/daily").json()["rank"] is None
     assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
     assert client.get("/api/daily").json()["rank"] == 1
@@ -240,3 +247,39 @@ def test_the_daily_challenge_follows_the_server_clock_and_time_time(
 
 def test_only_a_keyless_request_creates_a_ranked_game(client: TestClient) -> None:
     assert client.post("/api/games", json={"variant": "merge"}).json()["ranked"]
+
+
+def test_no_get_stores_a_player_or_a_game(client: TestClient, raw_sql) -> None:
+    """Every GET of the API with game 0, from visitors with nothing stored, then from a player who
+    chose a name before playing (stored, without a game): nothing is stored until a move is."""
+    schema = client.get("/openapi.json").json()
+    # The hint's deprecated GET is the POST's former form, a write by design (it counts the hint).
+    gets = [
+        path.replace("{game_id}", "0")
+        for path, methods in schema["paths"].items()
+        if "get" in methods and not methods["get"].get("deprecated")
+    ]
+
+    def stored() -> tuple[object, ...]:
+        return raw_sql("SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM games)")[0]
+
+    for path in gets:
+        client.cookies.clear()
+        assert client.get(path).status_code in (200, 404, 422), path  # 422: public ids start at 1
+    assert stored() == (0, 0)
+    client.cookies.clear()
+    assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
+    for path in gets:
+        assert client.get(path).status_code in (200, 404, 422), path
+    assert stored() == (1, 0)
+    assert any(path.endswith("/hint") for path in schema["paths"])
+    assert not any(path.endswith("/hint") for path in gets)
+    shown = client.get("/api/game").json()
+    assert (shown["id"], shown["ranked"]) == (0, True) and client.get("/api/games/0").json() == shown
+    played = move(client, shown)["state"]
+    assert played["id"] > 0 and played["moves"] == 1 and stored() == (1, 1)
+    assert client.get("/api/games/0").json() == played == client.get("/api/game").json()
+    # Deleting the current game starts the next one: the GET that shows it stores nothing.
+    assert client.delete(f"/api/games/{played['id']}").status_code == 204
+    after = stored()
+    assert client.get("/api/game").json()["id"] > played["id"] and stored() == after

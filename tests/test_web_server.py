@@ -23,6 +23,7 @@ from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.web.guard import COOKIE_NAME
+from twenty48.web.limits import CLAIMS_PER_MINUTE
 
 START_TIMEOUT = 30
 
@@ -285,3 +286,56 @@ def test_the_cookie_is_secure_only_behind_https_from_a_trusted_proxy(tmp_path: P
 async def _ask(transport: httpx.ASGITransport, proto: str) -> httpx.Response:
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         return await client.get("/api/best", headers={"X-Forwarded-Proto": proto})
+
+
+def test_rotating_x_forwarded_for_resets_no_limit_unless_the_proxy_is_named(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """X-Forwarded-For names the client only when it comes from --forwarded-allow-ips: by default
+    (uvicorn's: loopback) a local client naming itself anew at each try made 30 wrong claims of 30."""
+    from twenty48.web import create_app
+    from twenty48.web.server import server_config
+
+    monkeypatch.delenv(serve.FORWARDED_VARIABLE, raising=False)
+    with Store.open(tmp_path / "x.sqlite3") as store:
+        for trusted, last in ((None, 429), ("127.0.0.1", 404)):
+            config = server_config(create_app(store), http="h11", forwarded_allow_ips=trusted)
+            config.load()
+            transport = httpx.ASGITransport(app=config.loaded_app, client=("127.0.0.1", 5000))
+            answers = asyncio.run(_wrong_claims(transport, CLAIMS_PER_MINUTE + 1))
+            assert answers == [404] * CLAIMS_PER_MINUTE + [last], trusted
+
+
+async def _wrong_claims(transport: httpx.ASGITransport, count: int) -> list[int]:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        return [
+            (
+                await client.post(
+                    "/api/me/claim", json={"code": "nothing"}, headers={"X-Forwarded-For": f"198.51.100.{n}"}
+                )
+            ).status_code
+            for n in range(count)
+        ]
+
+
+@pytest.mark.parametrize("value", ["!!,::zz", "10.0.0.1/8", "*,10.0.0.1", "10.0.0.0/8,,::1", "localhost", ""])
+def test_a_malformed_forwarded_allow_ips_is_one_line_and_exit_2(value: str, capsys) -> None:
+    # uvicorn takes anything it cannot read for a name no client address matches, and says nothing.
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["serve", "--forwarded-allow-ips", value])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.count("\n") == 1 and "--forwarded-allow-ips" in err
+
+
+def test_forwarded_allow_ips_may_come_from_the_environment(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv(serve.FORWARDED_VARIABLE, raising=False)
+    assert serve.trusted_proxies(None) is None
+    monkeypatch.setenv(serve.FORWARDED_VARIABLE, " 10.0.0.0/8, ::1 ")
+    assert serve.trusted_proxies(None) == "10.0.0.0/8,::1"
+    assert serve.trusted_proxies("*") == "*"  # the option wins
+    monkeypatch.setenv(serve.FORWARDED_VARIABLE, "!!")
+    db = tmp_path / "x.sqlite3"
+    assert cli.main(["serve", "--port", "0", "--no-browser", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "$FORWARDED_ALLOW_IPS" in err and "'!!'" in err
+    assert not db.exists()

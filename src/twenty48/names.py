@@ -1,11 +1,14 @@
 """Display names: what a player may be called on the leaderboards, and the key that keeps them unique.
 
 A name is checked after NFKC normalisation (so a full-width letter is the letter it looks like, and a
-ligature its letters): 1-24 characters, each a letter (with at most ``MAX_MARKS`` combining marks
-after it), a digit, one of ``_-.``, or a single space between two other characters. Everything
+ligature its letters): 1-24 characters, each a letter (carrying at most ``MAX_MARKS`` combining
+marks, counted decomposed: the accent inside "á" is one of them), a digit, one of ``_-.``, or a
+single space between two other characters; at least one of them a letter or a digit. Everything
 else is refused by name, including what hides text or reorders it: control and format characters
-(the right-to-left override U+202E, zero-width spaces and joiners), other spaces, and the
-letters and marks that draw nothing (Hangul fillers, variation selectors). Two names that differ
+(the right-to-left override U+202E, zero-width spaces and joiners), every space but the plain one
+(U+0020: a no-break or ideographic space is refused as typed, before normalisation would make it
+a plain one), the letters and marks that draw nothing (Hangul fillers, variation selectors) and
+the ones that only stretch the letters beside them (the Arabic tatweel). Two names that differ
 only in case are the same name: ``key`` (casefolded, then normalised again) is what the store
 keeps unique. A name is still shown only as text (``textContent``), never as HTML.
 
@@ -41,6 +44,8 @@ INVISIBLE = frozenset(
     | {chr(c) for c in range(0xFE00, 0xFE10)}  # variation selectors
     | {chr(c) for c in range(0xE0100, 0xE01F0)}  # variation selectors supplement
 )
+#: Letters by category that only draw a line stretching their neighbours: a run of them is a bar.
+STRETCHERS = frozenset({"\u0640", "\u07fa"})  # Arabic tatweel, N'Ko lajanyalan
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,10 @@ class NameRefused(ValueError):
 
 def check(name: str) -> Name:
     """The name as stored, or ``NameRefused`` saying what is wrong with it."""
+    for char in name:
+        # NFKC turns these into plain spaces: refused as typed, not silently changed.
+        if char != " " and unicodedata.category(char).startswith("Z"):
+            _refuse(char, "is not the plain space (U+0020)")
     text = unicodedata.normalize("NFKC", name)
     if not text:
         raise NameRefused("name_empty", "a name must have at least one character")
@@ -74,25 +83,40 @@ def check(name: str) -> Name:
         raise NameRefused("name_spaces", "a name must not have two spaces in a row")
     marks = 0
     letter_before = False
+    # Whether a letter or a digit was seen: "." or "_-_" alone names nobody.
+    readable = False
     for char in text:
         category = unicodedata.category(char)
         if char in INVISIBLE:
             _refuse(char, "draws nothing")
+        if char in STRETCHERS:
+            _refuse(char, "only stretches the letters beside it")
         if category.startswith("M"):
-            marks += 1
+            marks += _marks(char)
             if not letter_before:
                 _refuse(char, "is a combining mark without a letter before it")
             if marks > MAX_MARKS:
                 _refuse(char, f"is more than {MAX_MARKS} combining marks on one letter")
             continue
-        marks = 0
         letter_before = category.startswith("L")
-        if letter_before or category == "Nd" or char in PUNCTUATION or char == " ":
+        # A composed letter brings its own marks (at most three): "á" and three accents is four.
+        marks = _marks(char) if letter_before else 0
+        if letter_before or category == "Nd":
+            readable = True
             continue
-        if category.startswith(("C", "Z")):
+        if char in PUNCTUATION or char == " ":
+            continue
+        if category.startswith("C"):
             _refuse(char, "is invisible or a control character")
         _refuse(char, "is not a letter, a digit, a space or _ - .")
+    if not readable:
+        raise NameRefused("name_no_letter", "a name must hold at least one letter or digit")
     return Name(text, unicodedata.normalize("NFKC", text.casefold()))
+
+
+def _marks(char: str) -> int:
+    """The combining marks in ``char`` decomposed (NFD): 1 for "á", 2 for "ệ", 1 for a lone accent."""
+    return sum(unicodedata.category(part).startswith("M") for part in unicodedata.normalize("NFD", char))
 
 
 def _refuse(char: str, why: str) -> None:

@@ -247,6 +247,13 @@ class BoardSize:
         raise _size_error(repr(size))
 
     @property
+    def max_gain(self) -> int:
+        """The most points a game can still score from any board of this size: a merge scores the
+        tile it makes, so every unit of tile value scores once per merge it takes part in, at most
+        ``cells`` times (2 -> ``max_tile``), and a board holds at most ``cells * max_tile`` of value."""
+        return self.cells * self.cells * self.max_tile
+
+    @property
     def win_tile(self) -> int:
         """The tile whose first creation wins the game: 2048 on boards of 16 cells or more, a
         smaller tile on a smaller board, chosen from the solver's reach rates (docs/rules.md)."""
@@ -275,6 +282,13 @@ DEFAULT_SIZE = _sized(SIZE, SIZE)
 OFFERED_SIZES = tuple(_sized(r, c) for r, c in ((2, 4), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6)))
 #: The 4x4's lines per direction.
 LINES: dict[Direction, tuple[tuple[int, ...], ...]] = DEFAULT_SIZE.lines
+#: The most points a game can still score from any board of any size (the 6x6's ``max_gain``,
+#: 36 * 36 * 2**37; the 4x4's is 2**25).
+MAX_GAIN = _sized(MAX_SIDE, MAX_SIDE).max_gain
+#: The largest score a game may start from (a prepared board's): every score is kept in a signed
+#: 64-bit integer (the store's columns, the environments' kernels), which must hold every point the
+#: game can still add.
+MAX_START_SCORE = 2**63 - 1 - MAX_GAIN
 
 
 def two_largest(board: Board) -> bool:

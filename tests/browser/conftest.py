@@ -18,6 +18,7 @@ from playwright.sync_api import Browser
 
 from twenty48.store import Store
 from twenty48.web import create_app
+from twenty48.web.limits import Limits
 
 #: Without the networking switches Chromium keeps trying to reach the internet.
 CHROMIUM_ARGS = [
@@ -34,7 +35,9 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store = Store.open(tmp_path_factory.mktemp("browser") / "web.sqlite3")
-    with serving(create_app(store)) as url:
+    # Every test's browser is a new player, all from 127.0.0.1: more than a server takes from one
+    # address by default.
+    with serving(create_app(store, limits=Limits(new_players_per_hour=100_000))) as url:
         yield LiveServer(url, store)
     store.close()
 

@@ -144,3 +144,19 @@ def test_a_shared_link_that_names_no_game_says_so_on_the_page(pages: Pages, link
     page = pages.open(link)
     expect(page.locator(".view .message")).to_contain_text("not public")
     assert page.locator(".view [data-part=move]").count() == 0
+
+
+def test_a_past_days_board_lists_a_game_left_unfinished_as_such(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    store = live_server.store
+    day = "2026-11-30"  # before any day these tests run on: its board is closed
+    player = store.web_player(uuid.uuid4().hex).id
+    name = unique("Late")
+    store.set_name(player, name)
+    record = store.daily_game(player, day)
+    record = store.move(player, record.id, record.board.legal_moves()[0], revision=record.revision).game
+    page = pages.open(f"/#/leaderboard/daily/{day}")
+    row = page.locator(".board-table tr", has_text=name)
+    expect(row.locator("td").nth(5)).to_have_text("Unfinished")
+    expect(row.get_by_role("link")).to_have_count(0)

@@ -321,7 +321,7 @@ def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path
     assert page.text_content("#views .message") == f"Imported 0 games; {len(games)} were already here."
     # One changed action is caught, and the file is refused with the server's reason.
     tampered = tmp_path / "tampered.json"
-    game = {**next(g for g in games if len(g["actions"]) > 5), "format": "twenty48-game/1"}
+    game = next(g for g in games if len(g["actions"]) > 5)
     game["actions"] = [
         *game["actions"][:3],
         "up" if game["actions"][3] != "up" else "down",

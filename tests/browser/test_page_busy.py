@@ -26,7 +26,7 @@ def test_a_hint_while_the_solver_is_taken_shows_a_short_notice(pages: Pages, liv
     assert state["board"] == [list(r) for r in game.board.rows]
     # Another tab of the same player asks the solver for a long hint first.
     other_tab = threading.Thread(
-        target=httpx.get,
+        target=httpx.post,
         args=(f"{live_server.url}/api/games/{state['id']}/hint?time_ms=3000",),
         kwargs={"cookies": {COOKIE_NAME: token}, "timeout": 30},
     )

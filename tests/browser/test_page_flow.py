@@ -124,7 +124,7 @@ def test_hint_shows_each_moves_value_and_the_best_direction(pages: Pages, live_s
     prepare(page, live_server, [[2, 2, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
     page.click("#hint")
     page.wait_for_selector("#hints", state="visible", timeout=20000)
-    answer = page.request.get(f"/api/games/{server_state(page)['id']}/hint").json()
+    answer = page.request.post(f"/api/games/{server_state(page)['id']}/hint").json()
     legal = {m["direction"] for m in answer["moves"]}
     chips = {d: page.text_content(f"#hints .chip[data-dir={d}]") for d in ("up", "down", "left", "right")}
     arrows = {"up": "↑", "down": "↓", "left": "←", "right": "→"}

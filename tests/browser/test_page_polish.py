@@ -295,7 +295,7 @@ def test_the_hint_shows_standings_and_hides_no_tile(pages: Pages, live_server: L
         prepare(page, live_server, NEAR_WIN)
         page.click("#hint")
         page.wait_for_selector("#hints", state="visible", timeout=20000)
-        answer = page.request.get(f"/api/games/{server_state(page)['id']}/hint").json()
+        answer = page.request.post(f"/api/games/{server_state(page)['id']}/hint").json()
         assert all("value" in m and 0 <= m["standing"] <= 100 for m in answer["moves"])
         chips = page.eval_on_selector_all("#hints .chip", "cs => cs.map(c => c.textContent)")
         assert chips and not any(any(c.isdigit() for c in chip) for chip in chips), chips

@@ -21,8 +21,8 @@ from twenty48.rules import DEFAULT_SIZE, BoardSize
 
 #: Tiles whose reach rate is reported on the 4x4.
 REACH_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
-#: The z of a two-sided 95 % interval, for the reach rates' Wilson intervals.
-Z95 = 1.959964
+#: The standard normal quantile of a two-sided 95 % interval.
+Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 
 def reach_tiles(size: BoardSize) -> tuple[int, ...]:
@@ -35,29 +35,20 @@ def reach_tiles(size: BoardSize) -> tuple[int, ...]:
     return tuple(t for t in tiles if t <= size.max_tile)
 
 
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate of ``successes`` in ``n`` trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """One whole game the solver played: how it ended and how long its searches took."""
 
     seed: int
-    size: BoardSize
     score: int
     moves: int
     max_tile: int
     #: Seconds the whole game took (searching and playing).
     seconds: float
-    #: Milliseconds each move's search took, in order.
-    move_ms: tuple[float, ...]
+    #: The game's median and 99th-percentile milliseconds a move's search took: a game's own
+    #: figures, so that a results file can hold them in a few bytes (a game has up to ~30,000 moves).
+    ms_per_move_p50: float
+    ms_per_move_p99: float
 
 
 def play_game(
@@ -82,14 +73,16 @@ def play_game(
             raise RuntimeError(f"the solver chose an illegal move {direction} in game {seed}: {game!r}")
         if game.won and not game.keep_playing:
             game.keep_going()
+    seconds = time.perf_counter() - start
+    move_ms.sort()
     return PlayedGame(
         seed=seed,
-        size=game.size,
         score=game.score,
         moves=game.moves,
         max_tile=game.board.max_tile,
-        seconds=time.perf_counter() - start,
-        move_ms=tuple(move_ms),
+        seconds=seconds,
+        ms_per_move_p50=round(_percentile(move_ms, 0.50), 3),
+        ms_per_move_p99=round(_percentile(move_ms, 0.99), 3),
     )
 
 
@@ -101,16 +94,40 @@ def _percentile(sorted_values: Sequence[float], fraction: float) -> float:
     return sorted_values[rank - 1]
 
 
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``successes`` in ``trials``: unlike the normal
+    approximation it stays within 0-1 and is honest at 0 or all of a few games ((0, 1) for none)."""
+    if not trials:
+        return 0.0, 1.0
+    rate = successes / trials
+    z2 = Z95 * Z95
+    centre = (rate + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(rate * (1 - rate) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    # At none or all of the games a bound is exactly 0 or 1; the subtraction leaves a residue.
+    low = 0.0 if successes == 0 else centre - half
+    high = 1.0 if successes == trials else centre + half
+    return low, high
+
+
 def summarize(games: Sequence[PlayedGame], size: BoardSize = DEFAULT_SIZE) -> dict[str, Any]:
-    """The benchmark's figures over finished games of ``size`` (all zero when there are none), with
-    each reach rate's 95 % interval."""
+    """The benchmark's figures over finished games on boards of ``size`` (all zero when there are
+    none). Each tile's reach (``reach_tiles``) carries the games that reached it and its 95 %
+    interval; the move times are the median game's (its own median and 99th percentile)."""
     n = len(games)
-    reached = {t: sum(r.max_tile >= t for r in games) for t in reach_tiles(size)}
     scores = [r.score for r in games]
     moves = sum(r.moves for r in games)
     seconds = sum(r.seconds for r in games)
-    move_ms = sorted(ms for r in games for ms in r.move_ms)
     tiles = Counter(r.max_tile for r in games)
+    reach = {}
+    for tile in reach_tiles(size):
+        reached = sum(r.max_tile >= tile for r in games)
+        low, high = wilson_interval(reached, n)
+        reach[str(tile)] = {
+            "rate": reached / n if n else 0.0,
+            "low": round(low, 4),
+            "high": round(high, 4),
+            "games": reached,
+        }
     return {
         "size": str(size),
         "games": n,
@@ -118,13 +135,12 @@ def summarize(games: Sequence[PlayedGame], size: BoardSize = DEFAULT_SIZE) -> di
         "median_score": statistics.median(scores) if n else 0,
         "min_score": min(scores, default=0),
         "max_score": max(scores, default=0),
-        "reach": {str(t): count / n if n else 0.0 for t, count in reached.items()},
-        "reach_95": {str(t): [round(x, 3) for x in wilson(count, n)] for t, count in reached.items()},
+        "reach": reach,
         "max_tile": {str(t): tiles[t] for t in sorted(tiles)},
         "moves": moves,
         "avg_moves": round(moves / n, 1) if n else 0.0,
         "moves_per_s": round(moves / seconds, 1) if seconds else 0.0,
-        "ms_per_move_p50": round(_percentile(move_ms, 0.50), 3),
-        "ms_per_move_p99": round(_percentile(move_ms, 0.99), 3),
+        "ms_per_move_p50": statistics.median(r.ms_per_move_p50 for r in games) if n else 0.0,
+        "ms_per_move_p99": statistics.median(r.ms_per_move_p99 for r in games) if n else 0.0,
         "game_seconds": round(seconds, 1),
     }

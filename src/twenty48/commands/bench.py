@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
 import functools
 import json
 import multiprocessing
@@ -10,8 +12,10 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -45,21 +49,92 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default %(default)s)"
     )
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--jobs",
         type=bounded_int(1, MAX_JOBS),
         default=1,
         help="games played in parallel processes, at most one per core (default %(default)s)",
     )
+    where.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        type=parse_address,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: on a Ray started on this machine's cores (no ADDRESS, or "
+        "local), the cluster this machine belongs to (auto) or ray://HOST:PORT; needs "
+        "twenty48[cluster]",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help="write each finished game to FILE as a JSON line, as it finishes",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the --out FILE: play only the seeds it does not hold yet",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="print the summary of the games in a results FILE, without playing",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
+def parse_address(text: str) -> str:
+    """``--ray``'s address: ``local``, ``auto`` or ``ray://HOST:PORT``, else a one-line error."""
+    if text in ("local", "auto"):
+        return text
+    parts = urlsplit(text)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    extra = parts.path or parts.query or parts.fragment
+    if parts.scheme == "ray" and parts.hostname and port and not extra:
+        return text
+    raise argparse.ArgumentTypeError(f"expected local, auto or ray://HOST:PORT, got {text!r}")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.report:
+        if args.out or args.resume or args.ray:
+            return _error("--report reads a results file: it takes no --out, --resume or --ray")
+        return _report(args.report, args.json)
+    if args.resume and not args.out:
+        return _error("--resume continues the --out FILE: give it")
     if args.seed + args.games > SEED_LIMIT:
-        print("2048 bench: error: the seeds SEED .. SEED+GAMES-1 must stay below 2**64", file=sys.stderr)
-        return 2
+        return _error("the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
+    from twenty48.ai import results
+    from twenty48.ai.cluster import ClusterError
     from twenty48.ai.play import summarize
 
+    setting = results.setting_of(args.depth, args.time_ms, args.nodes)
+    seeds = range(args.seed, args.seed + args.games)
+    finished: list[PlayedGame] = []
+    size = 0
+    if args.out:
+        try:
+            found = results.read(args.out)
+        except results.ResultsError as exc:
+            return _error(str(exc))
+        if not args.resume and args.out.exists() and args.out.stat().st_size:
+            return _error(f"{args.out} already holds results: add --resume to continue it")
+        if found.setting not in (None, setting):
+            return _error(
+                f"{args.out} was played at {results.describe(found.setting)}, "
+                f"this run at {results.describe(setting)}: give another --out FILE"
+            )
+        finished = [game for game in found.games if game.seed in seeds]
+        size = found.size
+    kept = len(finished)
+    done = {game.seed for game in finished}
+    todo = [seed for seed in seeds if seed not in done]
     cores = available_cores()
     if args.jobs > cores:
         print(
@@ -67,10 +142,103 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         args.jobs = cores
-    seeds = range(args.seed, args.seed + args.games)
-    games: list[PlayedGame] = []
-    interrupted = False
     started = time.perf_counter()
+    try:
+        with contextlib.ExitStack() as stack:
+            games = _games(todo, args, stack)
+            out = stack.enter_context(_appending(args.out, size)) if args.out else None
+            interrupted = _collect(games, finished, len(seeds), out, setting)
+    except ClusterError as exc:
+        return _error(str(exc))
+    finished.sort(key=lambda g: g.seed)
+    summary = summarize(finished) | setting
+    summary.update(
+        seed=args.seed,
+        jobs=None if args.ray else args.jobs,
+        ray=args.ray,
+        resumed=kept,
+        wall_seconds=round(time.perf_counter() - started, 1),
+        interrupted=interrupted,
+    )
+    if args.json:
+        print(json.dumps(summary), flush=True)
+    else:
+        title = f"Solver benchmark: {results.describe(setting)}, seeds from {args.seed}"
+        if interrupted:
+            title += f" (interrupted: {summary['games']} of {len(seeds)} games finished)"
+        _print_table(summary, title)
+    return 130 if interrupted else 0
+
+
+def _error(message: str) -> int:
+    print(f"2048 bench: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _report(path: Path, as_json: bool) -> int:
+    from twenty48.ai import results
+    from twenty48.ai.play import summarize
+
+    if not path.exists():
+        return _error(f"cannot read {path}: no such file")
+    try:
+        found = results.read(path)
+    except results.ResultsError as exc:
+        return _error(str(exc))
+    if found.setting is None:
+        return _error(f"{path} holds no finished game")
+    games = sorted(found.games, key=lambda g: g.seed)
+    summary = summarize(games) | found.setting | {"seed": games[0].seed}
+    if as_json:
+        print(json.dumps(summary), flush=True)
+    else:
+        _print_table(
+            summary,
+            f"Solver results in {path}: {results.describe(found.setting)}, "
+            f"seeds {games[0].seed}-{games[-1].seed}",
+        )
+    return 0
+
+
+def _games(
+    seeds: Sequence[int], args: argparse.Namespace, stack: contextlib.ExitStack
+) -> Iterator[PlayedGame]:
+    """The games of ``seeds``, as they finish: here, in ``--jobs`` processes or on Ray (joined
+    now, so that a cluster that cannot be reached stops the run before anything is written)."""
+    from twenty48.ai import cluster
+    from twenty48.ai.play import play_game
+
+    if not seeds:
+        return iter(())
+    time_limit = solver_time_limit(args)
+    play = functools.partial(play_game, depth=args.depth, time_limit=time_limit, nodes=args.nodes)
+    if args.ray:
+        cpus = stack.enter_context(cluster.joined(args.ray))
+        return cluster.play(seeds, play, cpus)
+    return _play(seeds, play, args.jobs)
+
+
+@contextlib.contextmanager
+def _appending(path: Path, size: int) -> Iterator[TextIO]:
+    """``path`` open for appending lines after its first ``size`` bytes: a last line cut off
+    while being written goes."""
+    with path.open("a", encoding="utf-8") as out:
+        out.truncate(size)
+        yield out
+
+
+def _collect(
+    games: Iterator[PlayedGame],
+    finished: list[PlayedGame],
+    total: int,
+    out: TextIO | None,
+    setting: dict[str, Any],
+) -> bool:
+    """Take the games as they finish into ``finished`` (and ``out``, one flushed line each, so
+    that a crash loses only the games being played), with a progress bar on a terminal. True
+    when Ctrl-C stopped it."""
+    from twenty48.ai import results
+
     progress = Progress(
         TextColumn("[bold]solver games"),
         BarColumn(),
@@ -80,14 +248,22 @@ def run(args: argparse.Namespace) -> int:
         console=Console(stderr=True),
         transient=True,
     )
+    kept = len(finished)
+    started = time.perf_counter()
     with progress:
-        task = progress.add_task("", total=len(seeds))
+        task = progress.add_task("", total=total, completed=kept)
         try:
-            for game in _play(seeds, args.depth, solver_time_limit(args), args.nodes, args.jobs):
-                games.append(game)
-                best = max(g.max_tile for g in games)
-                mean = sum(g.score for g in games) / len(games)
-                progress.update(task, advance=1, description=f"best tile {best}, mean score {mean:,.0f}")
+            for game in games:
+                if out:
+                    out.write(results.line(game, setting))
+                    out.flush()
+                finished.append(game)
+                best = max(g.max_tile for g in finished)
+                mean = sum(g.score for g in finished) / len(finished)
+                pace = _pace(len(finished) - kept, time.perf_counter() - started, total - len(finished))
+                progress.update(
+                    task, advance=1, description=f"{pace}; best tile {best}, mean score {mean:,.0f}"
+                )
                 if not progress.console.is_terminal:
                     # No live bar when stderr is a file: log each game so a long run can be followed.
                     print(
@@ -97,23 +273,21 @@ def run(args: argparse.Namespace) -> int:
                         flush=True,
                     )
         except KeyboardInterrupt:
-            interrupted = True
-    games.sort(key=lambda g: g.seed)
-    summary = summarize(games)
-    summary.update(
-        depth=args.depth if args.depth else ("adaptive" if not (args.time_ms or args.nodes) else None),
-        time_ms=args.time_ms,
-        nodes=args.nodes,
-        seed=args.seed,
-        jobs=args.jobs,
-        wall_seconds=round(time.perf_counter() - started, 1),
-        interrupted=interrupted,
-    )
-    if args.json:
-        print(json.dumps(summary), flush=True)
+            return True
+    return False
+
+
+def _pace(played: int, seconds: float, left: int) -> str:
+    """The run's rate over its ``played`` games so far, and the time the games ``left`` would
+    take at it."""
+    per_second = played / seconds
+    if per_second >= 1:
+        rate = f"{per_second:,.1f} games/s"
+    elif per_second * 60 >= 1:
+        rate = f"{per_second * 60:.1f} games/min"
     else:
-        _print_table(summary, len(seeds))
-    return 130 if interrupted else 0
+        rate = f"{per_second * 3600:.1f} games/h"
+    return f"{rate}, {datetime.timedelta(seconds=round(left / per_second))} left"
 
 
 def available_cores() -> int:
@@ -123,13 +297,9 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _play(
-    seeds: range, depth: int | None, time_limit: float | None, nodes: int | None, jobs: int
-) -> Iterator[PlayedGame]:
+def _play(seeds: Sequence[int], play: Callable[[int], PlayedGame], jobs: int) -> Iterator[PlayedGame]:
     from twenty48.ai import pools
-    from twenty48.ai.play import play_game
 
-    play = functools.partial(play_game, depth=depth, time_limit=time_limit, nodes=nodes)
     if jobs == 1:
         yield from map(play, seeds)
         return
@@ -165,19 +335,9 @@ def _start_worker(threads: int) -> None:
     pools.THREADS = threads
 
 
-def _print_table(summary: dict[str, Any], planned: int) -> None:
-    console = Console()
-    if summary["depth"] == "adaptive":
-        setting = "adaptive depth"
-    elif summary["depth"]:
-        setting = f"depth {summary['depth']}"
-    elif summary["nodes"]:
-        setting = f"{summary['nodes']:,} nodes per move"
-    else:
-        setting = f"{summary['time_ms']} ms per move"
-    title = f"Solver benchmark: {setting}, seeds from {summary['seed']}"
-    if summary["interrupted"]:
-        title += f" (interrupted: {summary['games']} of {planned} games finished)"
+def _print_table(summary: dict[str, Any], title: str) -> None:
+    from twenty48.ai.play import REACH_TILES
+
     table = Table(title=title, show_header=False)
     table.add_column(justify="left")
     table.add_column(justify="right")
@@ -187,12 +347,17 @@ def _print_table(summary: dict[str, Any], planned: int) -> None:
     table.add_row("min / max score", f"{summary['min_score']:,} / {summary['max_score']:,}")
     table.add_row("moves per game", f"{summary['avg_moves']:,.0f}")
     table.add_row("moves per second", f"{summary['moves_per_s']:,.1f}")
-    table.add_row("ms per move p50 / p99", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}")
+    table.add_row(
+        "ms per move p50 / p99 (median game)", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}"
+    )
     table.add_row("game time (s)", f"{summary['game_seconds']:,.1f}")
-    from twenty48.ai.play import REACH_TILES
-
     for tile in REACH_TILES:
-        table.add_row(f"reached {tile}", f"{summary['reach'][str(tile)]:.0%}")
+        reach = summary["reach"][str(tile)]
+        table.add_row(
+            f"reached {tile}",
+            f"{reach['rate'] * 100:.0f} % ({reach['games']} of {summary['games']}; "
+            f"95 % interval {reach['low'] * 100:.0f}-{reach['high'] * 100:.0f} %)",
+        )
     for tile, count in summary["max_tile"].items():
         table.add_row(f"largest tile {tile}", f"{count} game{'s' if count > 1 else ''}")
-    console.print(table)
+    Console().print(table)

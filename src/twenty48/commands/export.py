@@ -12,7 +12,7 @@ from pathlib import Path
 from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
 from twenty48.store import Player, Store
 
-HELP = 'Write a game ("twenty48-game/1") or your whole history ("twenty48-history/1") to a JSON file.'
+HELP = 'Write a game ("twenty48-game/2") or your whole history ("twenty48-history/2") to a JSON file.'
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,17 +7,26 @@ import contextlib
 import errno
 import gc
 import ipaddress
+import math
 import os
 import socket
 import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from functools import partial
 
 from twenty48.commands.database import add_db_argument
 from twenty48.commands.hint import bounded_int
-from twenty48.web.limits import HINT_QUEUE, NEW_GAMES_PER_MINUTE, Limits
+from twenty48.web.limits import (
+    HINT_QUEUE,
+    MAX_CONNECTIONS,
+    NEW_GAMES_PER_MINUTE,
+    NEW_PLAYERS_PER_HOUR,
+    REQUEST_TIMEOUT_S,
+    Limits,
+)
 
 HELP = "Play in the browser: start the game server (the default command)."
 
@@ -69,11 +78,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--forwarded-allow-ips",
+        type=parse_forwarded_allow_ips,
         default=None,
         metavar="ADDRESSES",
         help="comma-separated addresses or networks (or *) of the reverse proxies trusted with "
-        "X-Forwarded-For and X-Forwarded-Proto, as uvicorn names them; behind HTTPS the player "
-        "cookie is then marked Secure (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+        "X-Forwarded-For and X-Forwarded-Proto, as uvicorn names them: the client address they "
+        "name is the one the per-address limits count, and behind HTTPS the player cookie is "
+        "marked Secure (default: $FORWARDED_ALLOW_IPS, else none)",
     )
     limits = parser.add_argument_group("limits")
     limits.add_argument(
@@ -84,6 +95,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="games one player may start through POST /api/games in a minute (default %(default)s)",
     )
     limits.add_argument(
+        "--new-players-per-hour",
+        type=bounded_int(1, 1_000_000),
+        default=NEW_PLAYERS_PER_HOUR,
+        metavar="N",
+        help="new players (browsers without a cookie that start playing) one client address may "
+        "create in an hour, per server process: a burst of N, then one every 60/N minutes "
+        "(default %(default)s)",
+    )
+    limits.add_argument(
+        "--request-timeout",
+        type=bounded_seconds(0.01, 3600),
+        default=REQUEST_TIMEOUT_S,
+        metavar="SECONDS",
+        help="seconds a request's line and headers may take to arrive, and then its body (as long "
+        "again per further 64 KiB of it); a slower request answers 408 and its connection closes, "
+        "a connection that sends nothing closes (default %(default)g)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=bounded_int(2, 100_000),
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help="connections (or requests running) one server process holds; a request beyond "
+        "answers 503 and its connection closes (default %(default)s; keep it under the process's "
+        "limit of open files, ulimit -n)",
+    )
+    limits.add_argument(
         "--hint-queue",
         type=bounded_int(1, 1000),
         default=HINT_QUEUE,
@@ -91,6 +129,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="hints computed or waiting at once, over all players; more answer 503 "
         "(default %(default)s; each player has at most one)",
     )
+
+
+#: Where ``--forwarded-allow-ips`` may also be given (uvicorn's name for it).
+FORWARDED_VARIABLE = "FORWARDED_ALLOW_IPS"
+
+
+def parse_forwarded_allow_ips(text: str) -> str:
+    """``--forwarded-allow-ips``: ``*``, or addresses and networks separated by commas. uvicorn
+    would take anything else for a name that no client address ever matches, and say nothing."""
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return "*"
+    for item in items:
+        try:
+            if "/" in item:
+                # As uvicorn reads a network: without host bits (10.0.0.1/8 is a mistake, not 10/8).
+                ipaddress.ip_network(item)
+            else:
+                ipaddress.ip_address(item)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected * or IP addresses and networks separated by commas, got {item!r}"
+            ) from None
+    return ",".join(items)
+
+
+def trusted_proxies(given: str | None) -> str | None:
+    """The proxies to trust: ``--forwarded-allow-ips``, else ``$FORWARDED_ALLOW_IPS``, else none.
+    Raises ``argparse.ArgumentTypeError`` for a malformed variable."""
+    if given is not None:
+        return given
+    variable = os.environ.get(FORWARDED_VARIABLE, "")
+    return parse_forwarded_allow_ips(variable) if variable.strip() else None
+
+
+def bounded_seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: seconds from ``low`` to ``high`` (a decimal number), else a one-line error."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # NaN included
+            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {text!r}")
+        return value
+
+    parse.__name__ = "seconds"  # argparse names the type in its message
+    return parse
 
 
 def parse_workers(text: str) -> int:
@@ -203,9 +290,14 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.store import StoreError, open_store
     from twenty48.store.location import is_postgres
     from twenty48.web import create_app
-    from twenty48.web.app import stop_hints
+    from twenty48.web.app import stop_work
     from twenty48.web.server import QuietServer, server_config
 
+    try:
+        args.forwarded_allow_ips = trusted_proxies(args.forwarded_allow_ips)
+    except argparse.ArgumentTypeError as exc:
+        print(f"2048: ${FORWARDED_VARIABLE}: {exc}", file=sys.stderr)
+        return 2
     if args.workers > 1 and not is_postgres(args.db):
         print(
             "2048: --workers above 1 needs a PostgreSQL database (--db postgresql://...): an SQLite "
@@ -233,7 +325,11 @@ def run(args: argparse.Namespace) -> int:
     url = url_for(args.host, port)
     reachable = machine_addresses() if args.host in ALL_INTERFACES else []
     answered = allowed_hosts(args.host, args.allowed_host, reachable)
-    limits = Limits(new_games_per_minute=args.new_games_per_minute, hint_queue=args.hint_queue)
+    limits = Limits(
+        new_games_per_minute=args.new_games_per_minute,
+        new_players_per_hour=args.new_players_per_hour,
+        hint_queue=args.hint_queue,
+    )
     if args.workers > 1:
         # Opened above to migrate it and report a problem once; each worker opens its own.
         store.close()
@@ -241,8 +337,14 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(store, allowed_hosts=answered, limits=limits)
     tune_garbage_collector()
     threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
-    config = server_config(app, forwarded_allow_ips=args.forwarded_allow_ips, http=HTTP_PROTOCOL)
-    server = QuietServer(config, on_shutdown=partial(stop_hints, app))
+    config = server_config(
+        app,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        request_timeout=args.request_timeout,
+        max_connections=args.max_connections,
+        http=HTTP_PROTOCOL,
+    )
+    server = QuietServer(config, on_shutdown=partial(stop_work, app))
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
     warning = network_warning(args.host, port, reachable, answered)
     if warning is not None:
@@ -268,11 +370,13 @@ def _run_workers(
 
     os.environ[served.DB_VARIABLE] = str(args.db)
     os.environ[served.HOSTS_VARIABLE] = ",".join(sorted(hosts)) if hosts is not None else ""
-    os.environ[served.LIMITS_VARIABLE] = f"{limits.new_games_per_minute},{limits.hint_queue}"
+    os.environ[served.LIMITS_VARIABLE] = served.limits_variable(limits)
     config = server_config(
         served.APP_FACTORY,
         workers=args.workers,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        request_timeout=args.request_timeout,
+        max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
     )
     location = redact(str(parse_location(args.db)))

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from twenty48 import spawns
 from twenty48.checks import is_int, is_real
 from twenty48.env import kernels
-from twenty48.rules import CELLS, MAX_TILE, Board, two_largest
+from twenty48.rules import MAX_GAIN, MAX_START_SCORE, MAX_TILE, Board, two_largest
 
 OBSERVATIONS = ("exponents", "onehot")
 REWARDS = ("score", "log", "zero")
@@ -23,13 +23,6 @@ MAX_TILE_EXPONENT = MAX_TILE.bit_length() - 1
 #: One-hot planes: one per exponent, plane 0 for the empty cells.
 PLANES = MAX_TILE_EXPONENT + 1
 RESET_OPTIONS = frozenset({"board", "score"})
-#: The most points a game can still score from any board: a merge scores the tile it makes, so every
-#: unit of tile value scores once per merge it takes part in, at most 16 times (2 -> 131072); a board
-#: holds at most 16 * 131072 of value. 16 * 16 * 131072 = 2**25.
-MAX_GAIN = CELLS * (MAX_TILE_EXPONENT - 1) * MAX_TILE
-#: The largest ``reset(options={"score": ...})``: the kernels keep the score in an int64, which must
-#: hold every point the game can still add.
-MAX_START_SCORE = int(np.iinfo(kernels.STATE["score"]).max) - MAX_GAIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,9 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.note_hint(player.id, game_id, revision)  # count a hint asked (once per position)
     store.move(player.id, game_id, "left", revision=..., auto=True)  # an auto-played move, counted
     store.delete_game(player.id, game_id)
-    store.export_game(player.id, game_id)     # {"format": "twenty48-game/1", ...}; export_history(...)
+    store.export_game(player.id, game_id)     # {"format": "twenty48-game/2", ...}; export_history(...)
     store.import_games(player.id, transfer.read_file(data))   # ImportResult; ImportRefusedError
+    store.claim_import(player.id, seconds=40.0)  # the player's one import in flight (as claim_hint)
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
     store.release_hint(player.id, lease)
@@ -106,10 +107,12 @@ Layout, and the seam for a second database::
     durability.py  WAL, synchronous=FULL or group commit with one fsync per flush, set_aside
     schema.py      the list of migrations and SQLite's ``PRAGMA user_version`` bookkeeping
     migrations.py  the migrations themselves, in the SQL both backends share
-    history.py     positions, statistics, deletion, hints asked, export and import (part of Store)
+    history.py     positions, statistics, deletion, hints asked, export (part of Store)
+    imports.py     imports stored in short steps, all or nothing, bounded (part of Store)
+    sqlite_imports.py  their statements
     checkpoints.py checkpoints and first reaches kept per move; positions replayed from a checkpoint
     stats.py       a variant's statistics from the aggregate primitives
-    transfer.py    the game and history file formats and the checks of an import
+    transfer.py    the game and history file formats, the checks of an import, what makes games the same
     sqlite_history.py  the SQLite statements of the history primitives
     players.py     display names, hiding, transfer codes, the host's listings (sqlite_players.py)
     boards.py      the leaderboards and public replays (sqlite_boards.py)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from twenty48.game import Action
 from twenty48.rules import Board
@@ -97,8 +97,8 @@ class StatsQuery(NamedTuple):
     variant: str
     #: The player's current game, which is not finished unless it is over.
     current_game_id: int | None
-    #: Leave out every game that had a hint, an auto-played move or an undo, or whose counts are
-    #: unknown.
+    #: Leave out every game that had a hint, an auto-played move or an undo, whose counts are
+    #: unknown, or that was imported (its counts are its file's word).
     unassisted: bool
 
 
@@ -131,16 +131,13 @@ class HistoryConnection(Protocol):
     def add_assists(self, game_id: int, *, hints: int = 0, auto_moves: int = 0, undos: int = 0) -> None:
         """Add to the game's assisted counts (unknown counts stay unknown)."""
 
+    def assists(self, game_id: int) -> tuple[int | None, int | None, int | None]:
+        """The game's (hints, auto_moves, undos); None where unknown."""
+
     def hint_revision(self, game_id: int) -> int | None:
         """The revision of the last hint counted for the game."""
 
     def set_hint_revision(self, game_id: int, revision: int) -> None: ...
-
-    def mark_imported(self, game_id: int) -> None:
-        """The game came from a file: never ranked, its assisted counts unknown."""
-
-    def same_result(self, player_id: int, columns: GameColumns) -> list[int]:
-        """The player's games (not deleted) whose listing columns equal ``columns``."""
 
     def delete_game(self, player_id: int, game_id: int, now: str) -> None:
         """Remove the game's moves, checkpoints and state; its row stays, hidden (ids are never reused)."""
@@ -163,6 +160,54 @@ class HistoryConnection(Protocol):
         """The scores of the last ``count`` finished games, oldest first."""
 
 
+#: What a player has at most one of in flight: a hint being computed, an import being stored.
+LeaseKind = Literal["hint", "import"]
+
+
+class Staged(NamedTuple):
+    """What an imported game's row holds beside its state: the import staging it, what makes it the
+    same game as another (``transfer.digest``), and what its file says of it."""
+
+    token: str
+    digest: str
+    created_at: str | None
+    #: (hints, auto_moves, undos), None where unknown.
+    assists: tuple[int | None, int | None, int | None]
+
+
+class ImportsConnection(Protocol):
+    """The primitives of imports stored in steps (``twenty48.store.imports``)."""
+
+    def undigested(self, player_id: int, after: int, limit: int) -> list[tuple[int, int]]:
+        """(id, moves) of up to ``limit`` of the player's games (not deleted) without a digest,
+        from the first id above ``after`` on."""
+
+    def set_digest(self, game_id: int, digest: str) -> None: ...
+
+    def digests_present(self, player_id: int, digests: Sequence[str]) -> list[tuple[str, str]]:
+        """(digest, created_at) of each of the player's games (not deleted) with one of ``digests``."""
+
+    def insert_staged(
+        self, player_id: int, columns: GameColumns, state: str, now: str, staged: Staged
+    ) -> int:
+        """A new imported game row (never ranked), hidden under the import's token until
+        ``unstage``, without its actions; returns its id. It began at ``staged.created_at``, or
+        ``now`` when the file does not say."""
+
+    def unstage(self, game_ids: Sequence[int]) -> None:
+        """Show these staged games: they are the player's from now on."""
+
+    def staged(self, token: str, limit: int) -> list[tuple[int, int]]:
+        """(id, moves) of up to ``limit`` games staged under ``token``."""
+
+    def staged_before(self, token: str, limit: int) -> list[tuple[int, int]]:
+        """(id, moves) of up to ``limit`` games staged under a token that sorts before ``token``."""
+
+    def drop_staged(self, game_ids: Sequence[int]) -> None:
+        """Delete these staged games and their moves: nobody was ever shown them, so their ids may
+        be given again."""
+
+
 class LimitsConnection(Protocol):
     """The primitives of the per-player limits (``twenty48.store.limits``); the caller holds the
     player's write lock."""
@@ -172,10 +217,10 @@ class LimitsConnection(Protocol):
 
     def set_new_game_bucket(self, player_id: int, tokens: float, at: float) -> None: ...
 
-    def hint_lease(self, player_id: int) -> tuple[str, float] | None:
-        """(lease, expiry) of the player's hint in flight; None when there is none."""
+    def lease(self, player_id: int, kind: LeaseKind) -> tuple[str, float] | None:
+        """(lease, expiry) of the player's hint or import in flight; None when there is none."""
 
-    def set_hint_lease(self, player_id: int, lease: str | None, until: float | None) -> None: ...
+    def set_lease(self, player_id: int, kind: LeaseKind, lease: str | None, until: float | None) -> None: ...
 
 
 class BoardQuery(NamedTuple):
@@ -252,6 +297,14 @@ class RankingConnection(Protocol):
     def daily_game_id(self, player_id: int, date: str) -> int | None:
         """The player's daily challenge game of ``date`` (deleted ones too: a date is played once)."""
 
+    def claim_daily_name(self, game_id: int, player_id: int, date: str) -> None:
+        """Record the player's name as the one the daily game of ``date`` is played under, unless
+        the player has none or another game of that date was started under it."""
+
+    def close_daily(self, game_id: int) -> None:
+        """Keep the daily game's entry on its day's board as its row has it now: the day is over
+        and the game is about to be played on."""
+
     def server_secret(self, name: str) -> str | None:
         """The secret's hex digits; None before it is made."""
 
@@ -317,6 +370,7 @@ class ReviewsConnection(Protocol):
 
 class Connection(
     HistoryConnection,
+    ImportsConnection,
     LimitsConnection,
     RankingConnection,
     PlayersConnection,

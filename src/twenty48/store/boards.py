@@ -10,10 +10,13 @@ A part of ``Store`` (``twenty48.store.games``)::
 What is on a board: ranked games only (played through the server's own moves, never assisted,
 from a seed nobody chose: ``games.ranked``), of players with a display name who did not hide
 themselves and whom the host did not hide, one game per player. The **all-time** board of a
-variant holds each player's best game that is over. A **daily** board holds the day's daily games
-(one per player), finished or not: a daily game still being played shows its score so far, and
-one unfinished when its day ends stays on that day's board. Order: score, highest first; then who
-finished first (a game still being played after every finished one of its score); then game id.
+variant holds each player's best game that is over. A **daily** board holds the day's daily games,
+finished or not, one per name: the game started under the name that day (``games.daily_name``),
+shown while its player has that name, so a name has one try a day however it changes hands. A
+daily game still being played shows its score so far; the board closes at midnight UTC, and a game
+unfinished then stays on it as it stood, also once it is played on (unranked: ``closed_dailies``).
+Order: score, highest first; then who finished first (a game still being played after every
+finished one of its score); then game id.
 
 A game's replay is **public** when it is over and would be on a board: ranked, its player named
 and not hidden, and, for a daily game, its day is over (until then its replay would show everyone

@@ -27,6 +27,7 @@ from twenty48.store.errors import (
     StoreUnreadableError,
 )
 from twenty48.store.history import HistoryStore
+from twenty48.store.imports import ImportStore
 from twenty48.store.limits import LimitsStore
 from twenty48.store.location import parse_location, postgres_backend
 from twenty48.store.players import PlayersStore
@@ -44,7 +45,9 @@ SORTS = ("date", "score", "max_tile")
 TERMINAL_PLAYER = "terminal"
 
 
-class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore):
+class Store(
+    GameRows, HistoryStore, ImportStore, LimitsStore, RankingStore, PlayersStore, BoardsStore, ReviewsStore
+):
     """A twenty48 database. Thread-safe: calls are serialised on the backend's one connection."""
 
     # ---- opening --------------------------------------------------------------------------------
@@ -205,12 +208,16 @@ class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, Boa
         cell: int | None = None,
         revision: int | None = None,
         auto: bool = False,
+        today: str | None = None,
     ) -> MoveOutcome:
         """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
         a single-tile move on a game whose variant has none. ``auto``: the move was auto-played
-        (counted in the game's assisted counts)."""
+        (counted in the game's assisted counts). ``today``: the UTC date, which the server passes
+        (the terminal plays no daily game): a daily game of an earlier day is played on unranked,
+        its day's board keeping it as the day left it (``twenty48.store.ranking``); the same for
+        every action below."""
         action = make_action(direction, cell)
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
@@ -220,12 +227,15 @@ class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, Boa
             if turn.changed:
                 log_actions(db, row.id, game, game.moves - 1)
                 checkpoints.note_move(db, row.id, max_before, game)
+                row = self._close_day(db, row, today)
                 if auto:
                     row = _assisted(db, row, auto_moves=1)
                 row = self._save(db, row, game)
             return MoveOutcome(turn, self._as_record(db, row, game))
 
-    def undo(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
+    def undo(
+        self, player_id: int, game_id: int, *, revision: int | None = None, today: str | None = None
+    ) -> GameRecord:
         """Take back the last move, committed before this returns."""
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
@@ -233,17 +243,19 @@ class Store(GameRows, HistoryStore, LimitsStore, RankingStore, PlayersStore, Boa
                 game.undo()
             db.delete_action(row.id, game.moves)
             checkpoints.note_undo(db, row.id, game)
-            row = _assisted(db, row, undos=1)
+            row = _assisted(db, self._close_day(db, row, today), undos=1)
             return self._as_record(db, self._save(db, row, game), game)
 
-    def keep_going(self, player_id: int, game_id: int, *, revision: int | None = None) -> GameRecord:
+    def keep_going(
+        self, player_id: int, game_id: int, *, revision: int | None = None, today: str | None = None
+    ) -> GameRecord:
         """Dismiss the win banner and play on. Asking again once keeping going changes nothing."""
         with self._write() as db:
             row, game = self._load_for_action(db, player_id, game_id, revision)
             if not game.keep_playing:
                 with self._refusals(db, row, game):
                     game.keep_going()
-                row = self._save(db, row, game)
+                row = self._save(db, self._close_day(db, row, today), game)
             return self._as_record(db, row, game)
 
     def games(

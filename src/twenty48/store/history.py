@@ -1,27 +1,25 @@
-"""The store's history operations: replayed positions, statistics, deletion, hints asked, transfer.
+"""The store's history operations: replayed positions, statistics, deletion, hints asked, export.
 
 A part of ``Store`` (``twenty48.store.games``), kept apart so that each module stays small; every
 operation is scoped to a player as the rest of the store is::
 
     store.positions(player_id, game_id, first=0, count=100)  # Positions: the boards after moves n ...
     store.stats(player_id, "classic", assisted=False)         # Stats of finished unassisted games
-    store.note_hint(player_id, game_id, revision)             # a hint was asked (once per position)
+    store.note_hint(player_id, game_id, revision)             # a hint asked (once per position)
     store.delete_game(player_id, game_id)                     # gone from the player's games
-    store.export_game(player_id, game_id)                     # a "twenty48-game/1" dict
-    store.export_history(player_id)                           # a "twenty48-history/1" dict
-    store.import_games(player_id, transfer.read_file(data))   # ImportResult: new ids, duplicates skipped
+    store.export_game(player_id, game_id)                     # a "twenty48-game/2" dict
+    store.export_history(player_id)                           # a "twenty48-history/2" dict
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from twenty48.store import checkpoints, codec, stats, transfer
 from twenty48.store.backend import Connection, GameRow, ListQuery, StatsQuery, current_game_of
 from twenty48.store.errors import GameInProgressError, GameNotFoundError
-from twenty48.store.records import ID_LIMIT, GameRecord, ImportResult, Positions, Stats
+from twenty48.store.records import ID_LIMIT, GameRecord, Positions, Stats
 from twenty48.store.rows import now_text
 from twenty48.variants import get_variant
 
@@ -46,6 +44,12 @@ class HistoryStore:
         def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord: ...
 
         def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord: ...
+
+        def _load_for_action(
+            self, db: Connection, player_id: int, game_id: int, revision: int | None
+        ) -> tuple[GameRow, Game]: ...
+
+        def _close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow: ...
 
     def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
         """The positions after moves ``first`` .. ``first + count - 1`` (move 0 is the start);
@@ -74,14 +78,25 @@ class HistoryStore:
                 db, StatsQuery(player_id, name, current_game_of(db, player_id), not assisted)
             )
 
-    def note_hint(self, player_id: int, game_id: int, revision: int) -> None:
-        """Count a hint asked on the game at ``revision``; asking again at that revision counts nothing.
-        The game's revision does not change (a hint is not an action)."""
+    def note_hint(
+        self, player_id: int, game_id: int, revision: int | None = None, *, today: str | None = None
+    ) -> GameRecord:
+        """Count a hint asked on the game at ``revision`` (None: as it stands) and return the game
+        as the hint sees it; asking again at that revision counts nothing. The game's revision does
+        not change (a hint is not an action), but a hint is refused as an action is, counting
+        nothing: on a game that is over or replaced (``GameFinishedError``) or at a revision that
+        is not the current one (``StaleRevisionError``). The check and the count are one
+        transaction, so a hint and the move that ends a ranked game come in one order: a hint
+        first unranks the game before it can reach a board; a hint after it is refused, and the
+        game stays on the board as it ended, unassisted. ``today``: as for ``Store.move``."""
         with self._write() as db:
-            _owned(db, player_id, game_id)
-            if db.hint_revision(game_id) != revision:
+            row, game = self._load_for_action(db, player_id, game_id, revision)
+            if db.hint_revision(game_id) != row.revision:
+                self._close_day(db, row, today)
                 db.add_assists(game_id, hints=1)
-                db.set_hint_revision(game_id, revision)
+                db.set_hint_revision(game_id, row.revision)
+                row = row._replace(ranked=False)
+            return self._as_record(db, row, game)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
         """Remove one of the player's games (its moves and state); if it was the current game the
@@ -94,12 +109,12 @@ class HistoryStore:
             db.refresh_board_best(player_id, row.variant)
 
     def export_game(self, player_id: int, game_id: int) -> dict[str, Any]:
-        """The game as a ``twenty48-game/1`` file."""
+        """The game as a ``twenty48-game/2`` file."""
         with self._read() as db:
             return _export(self, db, player_id, game_id)
 
     def export_history(self, player_id: int) -> dict[str, Any]:
-        """Every game of the player, oldest first, as a ``twenty48-history/1`` file."""
+        """Every game of the player, oldest first, as a ``twenty48-history/2`` file."""
         with self._read() as db:
             current_game_of(db, player_id)
             ids = [s.id for s in db.history(player_id, ListQuery("date", None, None, None, ID_LIMIT))]
@@ -112,30 +127,6 @@ class HistoryStore:
                 ]
             )
 
-    def import_games(self, player_id: int, games: Sequence[transfer.Imported]) -> ImportResult:
-        """Store the checked games of a file (``transfer.read_file``) as finished games of the
-        player, never ranked, in one transaction; games already present are skipped."""
-        imported: list[int] = []
-        skipped = 0
-        with self._write() as db:
-            current_game_of(db, player_id)
-            seen: set[tuple[object, ...]] = set()
-            for item in games:
-                if item.key in seen or any(
-                    transfer.key(self._load(db, player_id, other)[1]) == item.key
-                    for other in db.same_result(player_id, codec.columns(item.game))
-                ):
-                    skipped += 1
-                    continue
-                seen.add(item.key)
-                game = item.game
-                game_id = db.insert_game(player_id, codec.columns(game), codec.encode(game), now_text(), None)
-                db.append_actions(game_id, 0, game.actions)
-                checkpoints.write_index(db, game_id, item.index)
-                db.mark_imported(game_id)
-                imported.append(game_id)
-        return ImportResult(tuple(imported), skipped)
-
 
 def _export(store: HistoryStore, db: Connection, player_id: int, game_id: int) -> dict[str, Any]:
     row, game = store._load(db, player_id, game_id)
@@ -145,7 +136,7 @@ def _export(store: HistoryStore, db: Connection, player_id: int, game_id: int) -
             "a ranked game in progress cannot be exported: its seed would tell every tile still to come",
             record,
         )
-    return transfer.export_game(game, record.finished)
+    return transfer.export_game(game, record.finished, row.created_at, transfer.Assists(*db.assists(game_id)))
 
 
 def _owned(db: Connection, player_id: int, game_id: int) -> GameRow:

@@ -7,6 +7,7 @@ two processes asking for the same player at once are answered one after the othe
     wait = store.take_new_game(player_id, per_minute=30)  # 0.0: allowed; else seconds to wait
     lease = store.claim_hint(player_id, seconds=30.0)     # None: another hint is in flight
     store.release_hint(player_id, lease)                  # only that lease is released
+    lease = store.claim_import(player_id, seconds=60.0)   # the same for the player's one import
 
 Times are Unix seconds of the calling process's clock (``time.time()``: the one clock that several
 processes, and machines kept in time by NTP, share). A lease expires on its own, so the hint of a
@@ -20,7 +21,7 @@ import uuid
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from twenty48.store.backend import Connection, current_game_of
+from twenty48.store.backend import Connection, LeaseKind, current_game_of
 
 
 class LimitsStore:
@@ -50,21 +51,34 @@ class LimitsStore:
     def claim_hint(self, player_id: int, seconds: float, now: float | None = None) -> str | None:
         """A lease on the player's one hint in flight, valid for ``seconds``; None while another
         lease of the player is still valid."""
-        now = time.time() if now is None else now
-        with self._write() as db:
-            current_game_of(db, player_id)
-            held = db.hint_lease(player_id)
-            if held is not None and held[1] > now:
-                return None
-            lease = uuid.uuid4().hex
-            db.set_hint_lease(player_id, lease, now + seconds)
-            return lease
+        return self._claim(player_id, "hint", seconds, now)
 
     def release_hint(self, player_id: int, lease: str) -> None:
         """End ``lease``: the player may ask again. A lease that expired and was claimed anew
         meanwhile is not this one, and stays."""
+        self._release(player_id, "hint", lease)
+
+    def claim_import(self, player_id: int, seconds: float, now: float | None = None) -> str | None:
+        """A lease on the player's one import in flight, as ``claim_hint``."""
+        return self._claim(player_id, "import", seconds, now)
+
+    def release_import(self, player_id: int, lease: str) -> None:
+        self._release(player_id, "import", lease)
+
+    def _claim(self, player_id: int, kind: LeaseKind, seconds: float, now: float | None) -> str | None:
+        now = time.time() if now is None else now
         with self._write() as db:
             current_game_of(db, player_id)
-            held = db.hint_lease(player_id)
+            held = db.lease(player_id, kind)
+            if held is not None and held[1] > now:
+                return None
+            lease = uuid.uuid4().hex
+            db.set_lease(player_id, kind, lease, now + seconds)
+            return lease
+
+    def _release(self, player_id: int, kind: LeaseKind, lease: str) -> None:
+        with self._write() as db:
+            current_game_of(db, player_id)
+            held = db.lease(player_id, kind)
             if held is not None and held[0] == lease:
-                db.set_hint_lease(player_id, None, None)
+                db.set_lease(player_id, kind, None, None)

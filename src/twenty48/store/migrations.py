@@ -361,3 +361,52 @@ def game_reviews_8(db: SQL) -> None:
         )"""
     )
     db.execute("CREATE INDEX game_reviews_by_player ON game_reviews (player_id, state)")
+
+
+def dailies_9(db: SQL) -> None:
+    # The name (players.name_key) a daily game was started under: a name's entry on a day's board
+    # is the one game started under it that day, so that a name passed from player to player, or
+    # taken after the day's game by whichever of many throwaway players did best, brings no other
+    # try. NULL: started without a name, or under one that had its game of the day already. A
+    # daily game stored before this version counts under its player's name of now.
+    db.execute("ALTER TABLE games ADD COLUMN daily_name TEXT")
+    db.execute(
+        "UPDATE games SET daily_name = (SELECT p.name_key FROM players p WHERE p.id = games.player_id) "
+        "WHERE daily IS NOT NULL"
+    )
+    db.execute("CREATE UNIQUE INDEX games_by_daily_name ON games (daily, daily_name)")
+    # A daily game's entry on its day's board as the day left it, kept once the game is played on
+    # after that day (unranked from then on): a day's board is closed at midnight UTC.
+    db.execute(
+        """
+        CREATE TABLE closed_dailies (
+            game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games(id),
+            score INTEGER NOT NULL,
+            max_tile INTEGER NOT NULL,
+            moves INTEGER NOT NULL
+        )"""
+    )
+
+
+def imports_10(db: SQL) -> None:
+    # What makes two games the same to an import (``transfer.digest``: spawn scheme, seed, variant,
+    # start, actions): written with an imported game, filled in by an import for the stored games
+    # it compares with, forgotten (NULL) whenever a game changes. Found through the index, so an
+    # import never loads or replays the games it is compared with.
+    db.execute("ALTER TABLE games ADD COLUMN digest TEXT")
+    db.execute("CREATE INDEX games_by_digest ON games (player_id, digest)")
+    # The import a game is being stored by: hidden (set_aside) until the import's last transaction
+    # shows all its games at once; deleted if the import stops. The text begins with the import's
+    # start time (Unix seconds, 12 digits), so that what a killed process left is found by age.
+    db.execute("ALTER TABLE games ADD COLUMN import_token TEXT")
+    db.execute("CREATE INDEX games_staged ON games (import_token) WHERE import_token IS NOT NULL")
+    # An imported game's assisted counts are its file's word: the unassisted statistics leave
+    # imported games out, and their covering index gains the origin to say so.
+    db.execute("DROP INDEX games_stats")
+    db.execute(
+        "CREATE INDEX games_stats ON games (player_id, variant, id, score, max_tile, won, over, set_aside, "
+        "hints, auto_moves, undos, origin)"
+    )
+    # The player's one import in flight, a lease as the hint's.
+    db.execute("ALTER TABLE player_limits ADD COLUMN import_lease TEXT")
+    db.execute("ALTER TABLE player_limits ADD COLUMN import_until DOUBLE PRECISION")

@@ -5,7 +5,9 @@ A part of ``Store`` (``twenty48.store.games``)::
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
     store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
-    store.adopt_pending(player_id, game)  # a new visitor's first game, at its first move
+    store.adopt_pending(player_id, game)            # a new visitor's first game, at its first move
+    store.find_pending(player_id, game)             # the id it was stored under; writes nothing
+    store.current_web_game(player_id)               # the current game; None: show the pending one
     store.server_secret("daily")                    # 32 random bytes, made once and kept
 
 **Ranked** (the ``ranked`` column): a browser game the server started without a chosen seed counts
@@ -20,6 +22,11 @@ are never ranked.
 the date and the player under the server's ``daily`` secret: nobody without the database can
 compute any day's tiles, and each player's differ, so scouting the day with throwaway players shows
 nothing of another's game. A date is played once: asking again resumes it, or shows it once over.
+It counts on its day's board under the name the player had when it was started
+(``Connection.claim_daily_name``: none if the player had none, or that name had its game of the
+day already). An action on it after its day (the server passes ``today`` to every action) first
+keeps its entry as the day left it and unranks it (``GameRows._close_day``): it may be finished,
+but it moves no board any more.
 """
 
 from __future__ import annotations
@@ -62,6 +69,8 @@ class RankingStore:
         def _as_record(self, db: Connection, row: GameRow, game: Game) -> GameRecord: ...
 
         def _record(self, db: Connection, player_id: int, game_id: int) -> GameRecord: ...
+
+        def current_game(self, player_id: int, *, ranked: bool = False) -> GameRecord: ...
 
         def _insert(
             self,
@@ -111,11 +120,15 @@ class RankingStore:
                     row = row._replace(current_game_id=found)
                 return self._as_record(db, row, game)
             game = Game.new(key, CLASSIC)
+            game_id = None
             if current is not None:
                 old_row, _ = self._unplayed(db, player_id, current)
                 if old_row is not None and old_row.daily is None:
-                    return self._as_record(db, self._restart(db, old_row, game, True, date), game)
-            return self._record(db, player_id, self._insert(db, player_id, game, ranked=True, daily=date))
+                    game_id = self._restart(db, old_row, game, True, date).id
+            if game_id is None:
+                game_id = self._insert(db, player_id, game, ranked=True, daily=date)
+            db.claim_daily_name(game_id, player_id, date)
+            return self._record(db, player_id, game_id)
 
     def _unplayed(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow | None, Game | None]:
         """The game and its row if it has no move yet (``codec.unplayed``); (None, None) if it has,
@@ -151,12 +164,34 @@ class RankingStore:
         choosing a name first) gets it stored now as their current, ranked game. Never later: the
         key of a first game that was played and shown must not start a second one."""
         with self._write() as db:
-            current = current_game_of(db, player_id)
-            if current is None and not db.has_games(player_id):
-                return self._record(db, player_id, self._insert(db, player_id, game, ranked=True))
-            if current is None:
-                raise GameNotFoundError("the game shown is no longer the current one")
-            row, found = self._load(db, player_id, current)
-            if found.seed != game.seed:
-                raise GameNotFoundError("the game shown was replaced by another one meanwhile")
-            return self._as_record(db, row, found)
+            found = self._pending_id(db, player_id, game)
+            if found is None:
+                found = self._insert(db, player_id, game, ranked=True)
+            return self._record(db, player_id, found)
+
+    def find_pending(self, player_id: int, game: Game) -> int | None:
+        """The id of the stored game that the pending ``game`` became (as ``adopt_pending``), or
+        None while it is not stored: the player never had a game. Writes nothing."""
+        with self._read() as db:
+            return self._pending_id(db, player_id, game)
+
+    def current_web_game(self, player_id: int) -> GameRecord | None:
+        """The browser player's current game; None for a player who never had one (named before
+        playing, say): they are shown their pending game, stored by its first move, so reading
+        stores nothing. (Deleting the current game starts the next one; a player whose current
+        game a repair set aside gets a new ranked one here.)"""
+        with self._read() as db:
+            if current_game_of(db, player_id) is None and not db.has_games(player_id):
+                return None
+        return self.current_game(player_id, ranked=True)
+
+    def _pending_id(self, db: Connection, player_id: int, game: Game) -> int | None:
+        current = current_game_of(db, player_id)
+        if current is None and not db.has_games(player_id):
+            return None
+        if current is None:
+            raise GameNotFoundError("the game shown is no longer the current one")
+        _, found = self._load(db, player_id, current)
+        if found.seed != game.seed:
+            raise GameNotFoundError("the game shown was replaced by another one meanwhile")
+        return current

@@ -98,7 +98,8 @@ class GameSummary:
     created_at: str
     updated_at: str
     #: Hints asked (once per position), auto-played moves and undos; None ("unknown") for a game
-    #: stored before the store counted them, or imported.
+    #: stored before the store counted them, or imported from a file that does not say. An imported
+    #: game's counts are its file's word (``twenty48.store.transfer``).
     hints: int | None = None
     auto_moves: int | None = None
     undos: int | None = None
@@ -228,8 +229,10 @@ class Stats:
 class ImportResult:
     #: Ids of the games stored, in file order.
     imported: tuple[int, ...]
-    #: Games of the file already present (same seed, variant, start and actions), not stored again.
+    #: Games of the file already present (``twenty48.store.transfer``: "The same game"), not stored again.
     skipped: int
+    #: The file's game in progress, now the player's current game (the player had none); else None.
+    resumed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,19 +91,28 @@ class ReviewsStore:
 
         def _load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]: ...
 
+        def _close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow: ...
+
     def request_review(
-        self, player_id: int, game_id: int, setting: Mapping[str, Any], now: float | None = None
+        self,
+        player_id: int,
+        game_id: int,
+        setting: Mapping[str, Any],
+        now: float | None = None,
+        today: str | None = None,
     ) -> ReviewRequest:
         """Ask for the review of the player's game at ``setting``; one job at a time per player.
         Raises ``GameNotFoundError`` for a game that is not the player's. A ranked game that may
         still be played is unranked for good, as a hint would: the solver's view of its moves so far
-        is help for the moves to come (the page asks first)."""
+        is help for the moves to come (the page asks first); ``today`` as for ``Store.move``."""
         now = time.time() if now is None else now
         wanted = setting_text(setting)
         with self._write() as db:
             current_game_of(db, player_id)
             row, game = self._load(db, player_id, game_id)
             if codec.withheld(row, game):
+                # A daily game of an earlier day leaves its day's board as the day left it.
+                self._close_day(db, row, today)
                 db.add_assists(game_id)
             found = db.review(game_id)
             if found is not None:

@@ -133,6 +133,18 @@ class GameRows:
             raise GameFinishedError(f"game {game_id} {why}", self._as_record(db, row, game))
         return row, game
 
+    def _close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow:
+        """Before a ranked daily game is played on after its day (``today``, the UTC date the
+        server passes; None checks nothing): its entry on that day's board is kept as its stored
+        row has it, and the game is unranked from then on (``twenty48.store.ranking``). Called
+        once the action is known to write, before the game's new state is: the row still holds
+        the day's end."""
+        if today is None or not row.ranked or row.daily is None or row.daily >= today:
+            return row
+        db.close_daily(row.id)
+        db.set_ranking(row.id, False, row.daily)
+        return row._replace(ranked=False)
+
     def _restart(self, db: Connection, row: GameRow, game: Game, ranked: bool, daily: str | None) -> GameRow:
         """Put the new ``game`` in the row of an unplayed game; returns the row as it now stands."""
         # The old game's history rows go in the same transaction as its state.

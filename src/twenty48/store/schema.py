@@ -36,6 +36,8 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     migrations.ranked_6,
     migrations.players_7,
     migrations.game_reviews_8,
+    migrations.dailies_9,
+    migrations.imports_10,
 ]
 
 

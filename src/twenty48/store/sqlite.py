@@ -26,6 +26,7 @@ from twenty48.store.errors import (
 from twenty48.store.records import DamagedGame, Player
 from twenty48.store.sqlite_boards import SQLiteBoards
 from twenty48.store.sqlite_history import SQLiteHistory
+from twenty48.store.sqlite_imports import SQLiteImports
 from twenty48.store.sqlite_limits import SQLiteLimits
 from twenty48.store.sqlite_players import SQLitePlayers
 from twenty48.store.sqlite_ranking import SQLiteRanking
@@ -42,11 +43,12 @@ _GAME_COLUMNS = (
 
 
 class SQLiteConnection(
-    SQLiteHistory, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards, SQLiteReviews
+    SQLiteHistory, SQLiteImports, SQLiteLimits, SQLiteRanking, SQLitePlayers, SQLiteBoards, SQLiteReviews
 ):
     """The ``Connection`` primitives as SQLite statements (those of the history in ``SQLiteHistory``,
-    of the per-player limits in ``SQLiteLimits``, of ranked games in ``SQLiteRanking``, of names and
-    devices in ``SQLitePlayers``, of the leaderboards in ``SQLiteBoards``)."""
+    of imports in ``SQLiteImports``, of the per-player limits in ``SQLiteLimits``, of ranked games
+    in ``SQLiteRanking``, of names and devices in ``SQLitePlayers``, of the leaderboards in
+    ``SQLiteBoards``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
@@ -110,10 +112,11 @@ class SQLiteConnection(
         return int(game_id)
 
     def update_game(self, game_id: int, revision: int, columns: GameColumns, state: str, now: str) -> None:
-        # A game once over stays over (undo is refused then), so its first finish time is kept.
+        # A game once over stays over (undo is refused then), so its first finish time is kept. Its
+        # digest no longer says what it holds: an import fills it in again when it needs it.
         self._db.execute(
             """UPDATE games SET revision = ?, variant = ?, score = ?, moves = ?, max_tile = ?, won = ?,
-                                over = ?, spawns = ?, state = ?, updated_at = ?,
+                                over = ?, spawns = ?, state = ?, updated_at = ?, digest = NULL,
                                 finished_at = CASE WHEN ? THEN coalesce(finished_at, ?) END
                WHERE id = ?""",
             (revision, *columns, state, now, columns.over, now, game_id),

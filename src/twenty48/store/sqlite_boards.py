@@ -5,8 +5,9 @@ The all-time board reads ``board_bests``, each player's best finished ranked gam
 kept up to date when a ranked game ends or is deleted, and whether the player is shown, kept up to
 date when their name or hiding changes: ranking "best game per player" straight from ``games``
 would group every ranked game on each request, and a player's place is then a count over one
-index range. A daily board reads the day's daily games
-through the partial index ``games_daily`` (one game per player and day, so nothing to group). Both
+index range. A daily board reads the day's daily games through the index ``games_by_daily`` (one
+game per player and day, so nothing to group), each under the name it was started under, and the
+entries ``closed_dailies`` keeps of those played on after their day. Both
 order by score (highest first), then by who finished first (a daily game still being played comes
 after every finished one of its score), then by game id.
 """
@@ -60,7 +61,7 @@ class SQLiteBoards:
             params: tuple[Any, ...] = (query.variant, query.limit, query.offset)
         else:
             sql = f"SELECT {_ENTRY} {_DAILY} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
-            params = (query.date, query.variant, query.limit, query.offset)
+            params = (*_daily(query), query.limit, query.offset)
         rows = self._db.execute(sql, params).fetchall()
         return [BoardEntry(query.offset + i + 1, *row) for i, row in enumerate(rows)]
 
@@ -76,9 +77,9 @@ class SQLiteBoards:
             prefix = "b"
         else:
             found = self._db.execute(
-                f"SELECT {_ENTRY} {_DAILY} AND g.player_id = ?", (query.date, query.variant, player_id)
+                f"SELECT {_ENTRY} {_DAILY} AND g.player_id = ?", (*_daily(query), player_id)
             ).fetchone()
-            source, params = _DAILY, (query.date, query.variant)
+            source, params = _DAILY, _daily(query)
             prefix = "g"
         if found is None:
             return None
@@ -93,7 +94,8 @@ class SQLiteBoards:
         row = self._db.execute(
             f"""SELECT p.id FROM games g JOIN players p ON p.id = g.player_id
                 WHERE g.id = ? AND {RANKED} AND g.finished_at IS NOT NULL AND {ON_BOARDS}
-                AND (g.daily < ? OR g.daily IS NULL AND EXISTS (SELECT 1 FROM board_bests b
+                AND (g.daily IS NULL OR g.daily < ?)
+                AND (g.daily_name = p.name_key OR EXISTS (SELECT 1 FROM board_bests b
                      WHERE b.variant = g.variant AND b.player_id = g.player_id AND b.game_id = g.id))""",
             (game_id, today),
         ).fetchone()
@@ -104,12 +106,28 @@ class SQLiteBoards:
 #: ``ON_BOARDS`` of the player, so that a page and a player's place read that index alone.
 _ALL_TIME = "b.variant = ? AND b.shown = TRUE"
 _ALL_TIME_ORDER = "b.score DESC, b.finished_at, b.game_id"
-#: The daily board of a date and variant (parameters); one game per player and date.
+#: The daily games of a date and variant (parameters, twice; ``_daily``), one per player, as their
+#: day's board holds them: the ranked ones as they stand, and those played on after their day
+#: (unranked from then on) as the day left them.
+_DAILY_GAMES = (
+    "SELECT g.id, g.player_id, g.daily_name, g.score, g.max_tile, g.moves, g.finished_at FROM games g "
+    f"WHERE g.daily = ? AND g.variant = ? AND {RANKED} "
+    "UNION ALL SELECT g.id, g.player_id, g.daily_name, c.score, c.max_tile, c.moves, NULL "
+    "FROM closed_dailies c JOIN games g ON g.id = c.game_id "
+    "WHERE g.daily = ? AND g.variant = ? AND NOT g.set_aside AND g.deleted_at IS NULL"
+)
+#: The daily board: a name's entry is the game started under it that day (``games.daily_name``),
+#: shown while its player still has that name.
 _DAILY = (
-    "FROM games g JOIN players p ON p.id = g.player_id "
-    f"WHERE g.daily = ? AND g.variant = ? AND {RANKED} AND {ON_BOARDS}"
+    f"FROM ({_DAILY_GAMES}) AS g JOIN players p ON p.id = g.player_id "
+    f"WHERE g.daily_name = p.name_key AND {ON_BOARDS}"
 )
 _DAILY_ORDER = "g.score DESC, g.finished_at IS NULL, g.finished_at, g.id"
+
+
+def _daily(query: BoardQuery) -> tuple[str | None, str, str | None, str]:
+    """The parameters of ``_DAILY``."""
+    return query.date, query.variant, query.date, query.variant
 
 
 def _before(prefix: str, score: int, finished_at: str | None, game_id: int) -> tuple[str, tuple[Any, ...]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from twenty48.game import Action, parse_action
 from twenty48.rules import Board
-from twenty48.store.backend import Checkpoint, GameColumns, ListQuery, StatsQuery
+from twenty48.store.backend import Checkpoint, ListQuery, StatsQuery
 from twenty48.store.records import GameSummary
 
 #: Sort name -> the games column a page is ordered by (ties: newest first).
@@ -22,13 +22,16 @@ SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
     g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin, g.ranked, g.daily, g.finished_at,
     g.flagged"""
+#: Known to have had no hint, auto-played move or undo: counted here, so never an imported game,
+#: whose counts are its file's word (``transfer``).
+_UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0 AND origin = 'played'"
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
 
 
 def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
     """A CTE ``f`` of the finished games a statistic covers, and its parameters."""
-    unassisted = "AND hints = 0 AND auto_moves = 0 AND undos = 0" if query.unassisted else ""
+    unassisted = _UNASSISTED if query.unassisted else ""
     sql = f"""WITH f AS (
         SELECT id, score, max_tile, won FROM games INDEXED BY games_stats
         WHERE player_id = ? AND variant = ? AND NOT set_aside AND (over OR id IS DISTINCT FROM ?)
@@ -140,28 +143,18 @@ class SQLiteHistory:
             (hints, auto_moves, undos, game_id),
         )
 
+    def assists(self, game_id: int) -> tuple[int | None, int | None, int | None]:
+        hints, auto_moves, undos = self._db.execute(
+            "SELECT hints, auto_moves, undos FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return hints, auto_moves, undos
+
     def hint_revision(self, game_id: int) -> int | None:
         (revision,) = self._db.execute("SELECT hint_revision FROM games WHERE id = ?", (game_id,)).fetchone()
         return revision
 
     def set_hint_revision(self, game_id: int, revision: int) -> None:
         self._db.execute("UPDATE games SET hint_revision = ? WHERE id = ?", (revision, game_id))
-
-    def mark_imported(self, game_id: int) -> None:
-        self._db.execute(
-            "UPDATE games SET origin = 'imported', hints = NULL, auto_moves = NULL, undos = NULL "
-            "WHERE id = ?",
-            (game_id,),
-        )
-
-    def same_result(self, player_id: int, columns: GameColumns) -> list[int]:
-        rows = self._db.execute(
-            """SELECT id FROM games
-               WHERE player_id = ? AND variant = ? AND score = ? AND moves = ? AND max_tile = ?
-                 AND NOT set_aside""",
-            (player_id, columns.variant, columns.score, columns.moves, columns.max_tile),
-        ).fetchall()
-        return [r[0] for r in rows]
 
     def delete_game(self, player_id: int, game_id: int, now: str) -> None:
         self._db.execute(
@@ -179,7 +172,7 @@ class SQLiteHistory:
     # ---- statistics -----------------------------------------------------------------------------
 
     def stats_totals(self, query: StatsQuery) -> tuple[int, int, int | None, float | None, int]:
-        unassisted = "AND hints = 0 AND auto_moves = 0 AND undos = 0" if query.unassisted else ""
+        unassisted = _UNASSISTED if query.unassisted else ""
         (games,) = self._db.execute(
             f"SELECT count(*) FROM games INDEXED BY games_stats "
             f"WHERE player_id = ? AND variant = ? AND NOT set_aside {unassisted}",

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
+from twenty48.store.backend import LeaseKind
+
+#: A lease's columns: who holds it, until when.
+_LEASE_COLUMNS: dict[LeaseKind, tuple[str, str]] = {
+    "hint": ("hint_lease", "hint_until"),
+    "import": ("import_lease", "import_until"),
+}
+
 
 class SQLiteLimits:
     """Mixed into ``SQLiteConnection`` (and so into PostgreSQL's connection)."""
@@ -26,17 +34,19 @@ class SQLiteLimits:
             (player_id, tokens, at),
         )
 
-    def hint_lease(self, player_id: int) -> tuple[str, float] | None:
+    def lease(self, player_id: int, kind: LeaseKind) -> tuple[str, float] | None:
+        lease, until = _LEASE_COLUMNS[kind]
         row = self._db.execute(
-            "SELECT hint_lease, hint_until FROM player_limits WHERE player_id = ? AND hint_lease IS NOT NULL",
+            f"SELECT {lease}, {until} FROM player_limits WHERE player_id = ? AND {lease} IS NOT NULL",
             (player_id,),
         ).fetchone()
         return (row[0], float(row[1])) if row is not None else None
 
-    def set_hint_lease(self, player_id: int, lease: str | None, until: float | None) -> None:
+    def set_lease(self, player_id: int, kind: LeaseKind, lease: str | None, until: float | None) -> None:
+        lease_column, until_column = _LEASE_COLUMNS[kind]
         self._db.execute(
-            "INSERT INTO player_limits (player_id, hint_lease, hint_until) VALUES (?, ?, ?) "
-            "ON CONFLICT (player_id) DO UPDATE SET hint_lease = excluded.hint_lease, "
-            "hint_until = excluded.hint_until",
+            f"INSERT INTO player_limits (player_id, {lease_column}, {until_column}) VALUES (?, ?, ?) "
+            f"ON CONFLICT (player_id) DO UPDATE SET {lease_column} = excluded.{lease_column}, "
+            f"{until_column} = excluded.{until_column}",
             (player_id, lease, until),
         )

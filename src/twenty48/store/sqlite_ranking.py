@@ -26,6 +26,21 @@ class SQLiteRanking:
         ).fetchone()
         return row[0] if row is not None else None
 
+    def claim_daily_name(self, game_id: int, player_id: int, date: str) -> None:
+        self._db.execute(
+            """UPDATE games SET daily_name = p.name_key FROM players p
+               WHERE games.id = ? AND p.id = ? AND NOT EXISTS (
+                   SELECT 1 FROM games o WHERE o.daily = ? AND o.daily_name = p.name_key)""",
+            (game_id, player_id, date),
+        )
+
+    def close_daily(self, game_id: int) -> None:
+        self._db.execute(
+            "INSERT INTO closed_dailies (game_id, score, max_tile, moves) "
+            "SELECT id, score, max_tile, moves FROM games WHERE id = ?",
+            (game_id,),
+        )
+
     def server_secret(self, name: str) -> str | None:
         row = self._db.execute("SELECT secret FROM server_secrets WHERE name = ?", (name,)).fetchone()
         return row[0] if row is not None else None

@@ -125,14 +125,9 @@ class Session:
 
     def note_hint(self) -> None:
         """Count a hint asked on the position now (once per position), as the browser's are: the
-        statistics tell assisted games apart wherever they were played."""
-        saved = self._saved
-        if saved is None:
-            return
-        try:
-            saved.store.note_hint(saved.player_id, saved.game_id, saved.revision)
-        except StoreError as exc:
-            self._stop_saving(exc)
+        statistics tell assisted games apart wherever they were played. Raises ``ChangedElsewhere``
+        as a move does."""
+        self._write(lambda s: s.store.note_hint(s.player_id, s.game_id, s.revision))
 
     def undo(self) -> bool:
         """Take back the last move; False when the game refuses (nothing to undo, or the game is over)."""

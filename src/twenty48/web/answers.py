@@ -25,6 +25,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         404: "No such game for this player.",
         413: f"Request body over {MAX_BODY} bytes.",
         422: "A field is missing, of the wrong type or out of range.",
+        429: "`too_many_new_players`: the request would store a new visitor's player, and this "
+        "address made as many as `2048 serve --new-players-per-hour` allows (`Retry-After`).",
         503: "The database is unavailable (locked by another program, disk full).",
     }.items()
 }

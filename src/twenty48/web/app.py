@@ -6,7 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import fastapi_offline
@@ -18,11 +18,12 @@ from starlette.types import ASGIApp
 
 from twenty48 import __version__
 from twenty48.store import ID_LIMIT, Store, StoreError
-from twenty48.web import boards, errors, history, players, reviews, routes
+from twenty48.web import boards, errors, history, imports, players, reviews, routes
 from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.manifest import Language, language, manifest
+from twenty48.web.openapi import exact_bounds
 from twenty48.web.params import plain_digits
 from twenty48.web.release import worker_script
 from twenty48.web.worker import StoreWorker
@@ -44,12 +45,21 @@ one, and every game id of another player answers 404. Errors answer
 
 class GameApp(FastAPI):
     """FastAPI with ``Guard`` outermost, so that even an answer made by Starlette's last-resort
-    error handler carries the security headers."""
+    error handler carries the security headers, and an OpenAPI document with exact integers."""
 
     allowed_hosts: frozenset[str] | None = None
+    #: The OpenAPI document whose integer bounds ``exact_bounds`` wrote back (FastAPI keeps one).
+    _exact_document: dict[str, Any] | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
         return Guard(super().build_middleware_stack(), allowed_hosts=self.allowed_hosts)
+
+    def openapi(self) -> dict[str, Any]:
+        document = super().openapi()
+        if document is not self._exact_document:
+            exact_bounds(document)
+            self._exact_document = document
+        return document
 
 
 def create_app(
@@ -64,7 +74,8 @@ def create_app(
     names answered (None: any); ``limits`` are ``2048 serve``'s (the defaults if None); ``clock``
     gives Unix seconds now (``time.time`` if None: tests pass their own); ``static`` is the page's
     directory (``STATIC`` if None: tests serve a second release from another). A server
-    calls ``stop_hints(app)`` when it begins to shut down, so waiting hints end at once."""
+    calls ``stop_work(app)`` when it begins to shut down, so waiting hints and a running import end
+    at once."""
     static = static or STATIC
     # Read once: a release is what this process serves, from start to end.
     worker = worker_script(static)
@@ -93,6 +104,7 @@ def create_app(
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(history.router)
+    app.include_router(imports.router)
     app.include_router(players.router)
     app.include_router(boards.router)
     app.include_router(reviews.router)
@@ -151,9 +163,11 @@ def create_app(
     return app
 
 
-def stop_hints(app: FastAPI) -> None:
-    """Answer every waiting hint now and take no more (a server that is shutting down)."""
+def stop_work(app: FastAPI) -> None:
+    """Answer every waiting hint now and take no more, and stop the running import (a server that
+    is shutting down)."""
     app.state.web.hints.close()
+    app.state.web.imports.close()
 
 
 def _link_part(text: str) -> str:

@@ -11,7 +11,6 @@ from twenty48.store import ID_LIMIT
 from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
-from twenty48.web.days import utc_date
 from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
@@ -46,7 +45,7 @@ async def leaderboard(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT), Digits] = 20,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET), Digits] = 0,
 ) -> Response:
-    now = utc_date(me.web.clock())
+    now = me.today()
     if board == "daily":
         if variant != DEFAULT_VARIANT:
             return error_response(422, "invalid_request", "variant: the daily challenge is classic only")
@@ -82,7 +81,7 @@ async def leaderboard(
     "other game answers 404.",
 )
 async def public_replay(me: CallerDep, game_id: PublicGameId) -> Response:
-    found = await me.run(me.web.store.public_replay, game_id, utc_date(me.web.clock()))
+    found = await me.run(me.web.store.public_replay, game_id, me.today())
     return json_answer(ReplayAnswer.of(found))
 
 
@@ -98,5 +97,5 @@ async def public_positions(
     first: FirstMove = 0,
     count: PositionCount = 100,
 ) -> Response:
-    found = await me.run(me.web.store.public_positions, game_id, utc_date(me.web.clock()), first, count)
+    found = await me.run(me.web.store.public_positions, game_id, me.today(), first, count)
     return Response(positions_json(found), media_type="application/json")

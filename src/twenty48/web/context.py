@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,7 +13,10 @@ from fastapi import Depends, Request
 
 from twenty48.game import Game
 from twenty48.store import Store
+from twenty48.web.days import utc_date
+from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import player_token
+from twenty48.web.import_gate import ImportGate
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
 from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
 from twenty48.web.review_worker import ReviewWorker
@@ -21,6 +26,8 @@ T = TypeVar("T")
 
 #: How many cookie -> player id mappings ``WebContext.players`` holds before it starts over.
 PLAYER_CACHE_SIZE = 100_000
+logger = logging.getLogger("twenty48.web")
+
 #: The player of a request whose cookie names no stored player yet. No player has id 0, so the
 #: store finds nothing of it: its games are none and every game id answers 404.
 NO_PLAYER = 0
@@ -44,13 +51,18 @@ class WebContext:
     #: Unix seconds now: transfer codes' expiry, the UTC day of the daily challenge and its board
     #: (tests set it). Looked up at each call, so a test that patches ``time.time`` moves it too.
     clock: Callable[[], float] = field(default=lambda: time.time())
-    #: Transfer codes tried per client address.
+    #: Failed transfer claims per client address.
     claims: RateBuckets = field(default_factory=lambda: RateBuckets(CLAIMS_PER_MINUTE))
+    #: New players per client address (``Limits.new_players_per_hour``).
+    new_players: RateBuckets = field(init=False)
+    #: The import running in this process (``twenty48.web.imports``): one at a time.
+    imports: ImportGate = field(default_factory=ImportGate)
 
     def __post_init__(self) -> None:
         self.hints = HintWorker(self.limits.hint_queue)
         self.pending_secret = self.store.server_secret(PENDING_SECRET)
         self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
+        self.new_players = RateBuckets(self.limits.new_players_per_hour, period_s=3600.0)
 
     def remember(self, token: str, player: int) -> None:
         if len(self.players) >= PLAYER_CACHE_SIZE:
@@ -69,9 +81,15 @@ class Caller:
     #: The player's id, or ``NO_PLAYER`` until a request that needs one creates it (``registered``).
     player: int
     token: str = ""
+    #: The client's address (the proxy's, unless ``--forwarded-allow-ips`` trusts it to name another).
+    address: str = ""
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self.web.worker.run(fn, *args, **kwargs)
+
+    def today(self) -> str:
+        """The UTC date now: the daily challenge open, and the day a daily game is played on."""
+        return utc_date(self.web.clock())
 
     def pending(self) -> Game:
         """The game this caller is shown before a player is stored (``twenty48.web.pending``)."""
@@ -89,20 +107,35 @@ class Caller:
 
     async def stored(self, game_id: int) -> int:
         """The stored game a reading route's ``game_id`` names: ``PENDING_GAME``, the id a tab was
-        shown before the first move, is the game that move stored (a visitor with nothing stored has
-        no game 0 to read)."""
+        shown before the first move, is the game that move stored; while nothing is stored it stays
+        ``PENDING_GAME``, which no stored game has (there is no game 0 to read). Stores nothing."""
         if game_id != PENDING_GAME or self.player == NO_PLAYER:
             return game_id
-        return (await self.game_id(game_id))[1]
+        found = await self.run(self.web.store.find_pending, self.player, self.pending())
+        return PENDING_GAME if found is None else found
 
     async def registered(self) -> Caller:
         """This caller with a stored player: created now by the first request that needs one (it
         starts or shows a game), called once the request is known to be valid."""
         if self.player != NO_PLAYER:
             return self
+        limit = self.web.limits.new_players_per_hour
+        wait = self.web.new_players.take(self.address, self.web.clock())
+        if wait:
+            logger.warning(
+                "refused a new player: %s made its %d this hour (--new-players-per-hour; behind a proxy, "
+                "--forwarded-allow-ips names it so that each client counts on its own)",
+                self.address,
+                limit,
+            )
+            raise TooManyRequestsError(
+                f"at most {limit} new players an hour from one address",
+                math.ceil(wait),
+                "too_many_new_players",
+            )
         player = (await self.run(self.web.store.web_player, self.token)).id
         self.web.remember(self.token, player)
-        return Caller(self.web, player, self.token)
+        return Caller(self.web, player, self.token, self.address)
 
 
 async def get_caller(request: Request) -> Caller:
@@ -111,14 +144,15 @@ async def get_caller(request: Request) -> Caller:
     # page create nothing (routes that need a player call ``Caller.registered``).
     web: WebContext = request.app.state.web
     token = player_token(request.scope)
+    address = request.client.host if request.client else ""
     player = web.players.get(token)
     if player is None:
         found = await web.worker.run(web.store.find_web_player, token)
         if found is None:
-            return Caller(web, NO_PLAYER, token)
+            return Caller(web, NO_PLAYER, token, address)
         player = found.id
         web.remember(token, player)
-    return Caller(web, player, token)
+    return Caller(web, player, token, address)
 
 
 #: A route parameter typed ``CallerDep`` receives the request's ``Caller``.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -20,9 +22,12 @@ from twenty48.store import (
     StoreError,
     TransferCodeError,
 )
+from twenty48.web.import_gate import ImportsBusyError
 from twenty48.web.models import ErrorAnswer, GameState
 from twenty48.web.review_worker import ReviewQueueFullError
 from twenty48.web.worker import ClientGoneError, HintInProgressError, HintRefusedError
+
+logger = logging.getLogger("twenty48.web")
 
 
 class TooManyRequestsError(Exception):
@@ -123,9 +128,10 @@ async def _refused(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
-async def _reviews_busy(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ReviewQueueFullError)
-    response = error_response(503, "reviews_busy", str(exc))
+async def _busy(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ReviewQueueFullError | ImportsBusyError)
+    code = "reviews_busy" if isinstance(exc, ReviewQueueFullError) else "imports_busy"
+    response = error_response(503, code, str(exc))
     response.headers["Retry-After"] = str(exc.retry_after)
     return response
 
@@ -145,8 +151,11 @@ async def _store(_: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, GameConflictError):
         code = next(code for kind, code in _CONFLICTS.items() if isinstance(exc, kind))
         return error_response(409, code, str(exc), GameState.of(exc.game))
-    # The database itself failed (locked by another program, disk full, damaged file).
-    return error_response(503, "store_unavailable", str(exc))
+    # The database itself failed (locked by another program, disk full, damaged file). The reason
+    # names the database (its file, or its host, user and name): the host's log is for that, while
+    # this answer may be public behind the proxy (as /healthz's).
+    logger.warning("answered 503: %s", exc)
+    return error_response(503, "store_unavailable", "the database is unavailable; try again shortly")
 
 
 async def _internal(_: Request, exc: Exception) -> JSONResponse:
@@ -160,6 +169,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(StoreError, _store)
     app.add_exception_handler(HintRefusedError, _refused)
     app.add_exception_handler(TooManyRequestsError, _refused)
-    app.add_exception_handler(ReviewQueueFullError, _reviews_busy)
+    app.add_exception_handler(ReviewQueueFullError, _busy)
+    app.add_exception_handler(ImportsBusyError, _busy)
     app.add_exception_handler(ClientGoneError, _gone)
     app.add_exception_handler(Exception, _internal)

@@ -70,11 +70,11 @@ def player_cookie(token: str, scope: Scope) -> str:
 
 
 class Guard:
-    """Wraps the app. ``allowed_hosts`` (lower-case names, None for any) defends the server against
-    DNS rebinding: a page from another site cannot reach it under a name of its own. The API
-    answers only this site's own pages: a request another origin's page makes (``Sec-Fetch-Site``,
-    or failing that ``Origin``) is refused before it can create a player or a game. A HEAD request
-    is answered as its GET, without the body."""
+    """Wraps the app. A request with two ``Host`` headers is refused. ``allowed_hosts`` (lower-case
+    names, None for any) defends the server against DNS rebinding: a page from another site cannot
+    reach it under a name of its own. The API answers only this site's own pages: a request another
+    origin's page makes (``Sec-Fetch-Site``, or failing that ``Origin``) is refused before it can
+    create a player or a game. A HEAD request is answered as its GET, without the body."""
 
     def __init__(self, app: ASGIApp, *, allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
@@ -85,6 +85,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        if sum(name == b"host" for name, _ in scope["headers"]) > 1:
+            # The host check reads one of them while a proxy or the app may read another (RFC 9112
+            # answers such a request 400).
+            logger.warning("refused a request with more than one Host header")
+            await _error(send, 400, "bad_request", "a request has one Host header")
+            return
         if self.allowed_hosts is not None:
             host = _hostname(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed_hosts:
@@ -112,7 +118,10 @@ class Guard:
             await _body_too_large(send, limit)
             return
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            body = await _read_body(receive, limit)
+            try:
+                body = await _read_body(receive, limit)
+            except _ClientGone:
+                return  # hung up, or timed out, before its body arrived: nobody to answer
             if body is None:
                 await _body_too_large(send, limit)
                 return
@@ -171,14 +180,19 @@ def _cookie(header: bytes) -> str | None:
     return None
 
 
+class _ClientGone(Exception):
+    """The connection ended before the whole body arrived."""
+
+
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
-    """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front)."""
+    """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front).
+    Raises ``_ClientGone`` if the client is gone first: the part that came is no request."""
     chunks = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return b"".join(chunks)
+            raise _ClientGone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:

@@ -1,25 +1,19 @@
-"""The history API: replayed positions, statistics, deletion, export and import of the player's games."""
+"""The history API: replayed positions, statistics, deletion and export of the player's games (import:
+``twenty48.web.imports``)."""
 
 from __future__ import annotations
 
 import json
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from typing import Annotated, Any, Literal
 
-import anyio
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Query, Response, status
 
-from twenty48.store import ImportRefusedError, transfer
+from twenty48.store import transfer
 from twenty48.store.records import Stats
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
-from twenty48.web.errors import error_response
-from twenty48.web.guard import MAX_IMPORT_BODY
 from twenty48.web.history_models import (
     FirstMove,
-    ImportAnswer,
     PositionCount,
     PositionsAnswer,
     StatsAnswer,
@@ -27,10 +21,6 @@ from twenty48.web.history_models import (
 )
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
 from twenty48.web.params import GameId
-
-#: Imports replay every game on a thread of their own, one at a time, so that a big file neither
-#: holds up the store thread (every player's moves) nor takes every core.
-_IMPORTS = anyio.CapacityLimiter(1)
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
@@ -58,12 +48,14 @@ async def positions(
     "/games/{game_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Delete one of the player's games",
-    description="The game leaves the player's games for good; deleting the current game means the "
-    "next `GET /api/game` starts a new one. Its id is never reused.",
+    description="The game leaves the player's games for good; deleting the current game starts a "
+    "new (ranked) one in its place, which `GET /api/game` then shows. Its id is never reused.",
 )
 async def delete_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     await me.run(me.web.store.delete_game, me.player, game_id)
+    # The next current game is started here, not by the GET that would show it: reading stores nothing.
+    await me.run(me.web.store.current_game, me.player, ranked=True)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -85,10 +77,18 @@ async def stats(
 
 @router.get(
     "/games/{game_id}/export",
-    summary='One game as a "twenty48-game/1" file',
-    description='`{"format": "twenty48-game/1", "seed", "variant", "start_board" (prepared games only), '
+    responses={
+        409: {
+            "model": ErrorAnswer,
+            "description": "`game_in_progress`: a ranked game that may still be played (its seed "
+            "would tell every tile to come); `state` is the game.",
+        }
+    },
+    summary='One game as a "twenty48-game/2" file',
+    description='`{"format": "twenty48-game/2", "seed", "variant", "start_board" (prepared games only), '
     '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
-    '"board" (the final board: it catches a changed action that the score would not)}`.',
+    '"board" (the final board: it catches a changed action that the score would not), "created_at" '
+    '(when the game began), "hints", "auto_moves", "undos" (where known)}`.',
 )
 async def export_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
@@ -98,71 +98,13 @@ async def export_game(me: CallerDep, game_id: GameId) -> Response:
 
 @router.get(
     "/export",
-    summary='Every game of the player as a "twenty48-history/1" file',
-    description='`{"format": "twenty48-history/1", "games": [game file, ...]}`, oldest first.',
+    summary='Every game of the player as a "twenty48-history/2" file',
+    description='`{"format": "twenty48-history/2", "games": [game file, ...]}`, oldest first.',
 )
 async def export_history(me: CallerDep) -> Response:
     if me.player == NO_PLAYER:
         return _file(transfer.export_history([]), "twenty48-history.json")
     return _file(await me.run(me.web.store.export_history, me.player), "twenty48-history.json")
-
-
-@router.post(
-    "/import",
-    response_model=ImportAnswer,
-    responses={
-        413: {"model": ErrorAnswer, "description": f"Request body over {MAX_IMPORT_BODY} bytes."},
-        422: {
-            "model": ErrorAnswer,
-            "description": "`import_refused`: a game that does not replay as recorded.",
-        },
-    },
-    summary="Import a game or history file",
-    description=f"Either file of the export routes, up to {MAX_IMPORT_BODY // (1 << 20)} MiB, as the JSON "
-    "body or as the file of a `multipart/form-data` upload (`curl -F file=@history.json`). Every game "
-    "is replayed; one whose actions do not replay, or whose recorded score, moves, largest tile or "
-    "finished flag differ from its replay, refuses the whole file (422 `import_refused`, naming the "
-    "game) and nothing is stored. Games already present are skipped. Imported games are finished, "
-    "their assisted counts unknown, and they are never ranked.",
-)
-async def import_file(me: CallerDep, request: Request) -> Response:
-    body = await request.body()
-    content_type = request.headers.get("content-type", "")
-    if content_type.lower().startswith("multipart/form-data"):
-        uploaded = _uploaded_file(content_type, body)
-        if uploaded is None:
-            return error_response(400, "malformed_upload", "the form holds no file part")
-        body = uploaded
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
-        # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.
-        return error_response(400, "malformed_json", "the request body is not valid JSON")
-    try:
-        games = await anyio.to_thread.run_sync(transfer.read_file, data, limiter=_IMPORTS)
-    except ImportRefusedError as exc:
-        return error_response(422, "import_refused", str(exc))
-    # A valid file is what makes a first-time visitor a stored player (a refused one creates none).
-    me = await me.registered()
-    result = await me.run(me.web.store.import_games, me.player, games)
-    return json_answer(ImportAnswer(imported=list(result.imported), skipped=result.skipped))
-
-
-def _uploaded_file(content_type: str, body: bytes) -> bytes | None:
-    """The first file in a ``multipart/form-data`` body (as ``curl -F file=@games.json`` or an HTML
-    form sends it), else its first part; None when there is no part. The body is within the
-    import limit already, and the standard library's MIME parser reads it."""
-    head = f"Content-Type: {content_type}\r\n\r\n".encode("latin-1", "replace")
-    form = BytesParser(policy=policy.HTTP).parsebytes(head + body)
-    if not form.is_multipart():
-        return None
-    parts = [part for part in form.iter_parts() if isinstance(part, EmailMessage)]
-    files = [part for part in parts if part.get_filename() is not None] or parts
-    if not files:
-        return None
-    payload = files[0].get_payload(decode=True)
-    return payload if isinstance(payload, bytes) else None
 
 
 def _file(data: dict[str, Any], name: str) -> Response:

@@ -118,4 +118,11 @@ class StatsAnswer(BaseModel):
 
 class ImportAnswer(BaseModel):
     imported: list[int] = Field(description="Ids of the games stored, in file order.")
-    skipped: int = Field(description="Games already present (same seed, variant, start and actions).")
+    skipped: int = Field(
+        description="Games already present (the same seed, variant, start and actions and, where the "
+        "file says, the same start time), not stored again."
+    )
+    resumed: int | None = Field(
+        description="The file's game in progress, now the current game (the player had none); null "
+        "when there is none."
+    )

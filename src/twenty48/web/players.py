@@ -8,6 +8,7 @@ import math
 from fastapi import APIRouter, Request, Response, status
 
 from twenty48.names import NameRefused, check
+from twenty48.store import TransferCodeError
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import TooManyRequestsError, error_response
@@ -34,7 +35,8 @@ async def me(me: CallerDep) -> Response:
         422: {
             "model": ErrorAnswer,
             "description": "`name_empty`, `name_too_long`, `name_spaces`, `name_character` (the "
-            "character named in `detail`), `name_taken` (another player has it, in any case).",
+            "character named in `detail`), `name_no_letter` (only punctuation and spaces), `name_taken` "
+            "(another player has it, in any case).",
         }
     },
     summary="Choose a display name, or hide from the leaderboards",
@@ -82,25 +84,34 @@ async def transfer(me: CallerDep) -> Response:
     responses={
         404: {"model": ErrorAnswer, "description": "`code_unknown`: no such code."},
         410: {"model": ErrorAnswer, "description": "`code_expired` or `code_used`."},
-        429: {"model": ErrorAnswer, "description": "`too_many_claims` from this address a minute."},
+        429: {
+            "model": ErrorAnswer,
+            "description": "`too_many_claims`: a code that does not work, from an address that tried "
+            "too many this minute.",
+        },
     },
     summary="Become the player of a transfer code",
     description="This device's cookie becomes the code's player (a new cookie is set); the games "
     "this device played before stay with its old, anonymous identity. Both devices are that player "
-    "from then on. An address may try 10 codes a minute.",
+    "from then on. An address may try 10 codes that do not work a minute; a code that works is "
+    "always accepted (a code cannot be guessed, and others' mistypes behind a shared address lock "
+    "nobody out).",
 )
 async def claim(me: CallerDep, body: ClaimRequest, request: Request) -> Response:
     web = me.web
     now = web.clock()
-    address = request.client.host if request.client else ""
-    wait = web.claims.take(address, now)
-    if wait:
-        logger.warning("refused a transfer claim: %s tried too many this minute", address)
-        raise TooManyRequestsError(
-            f"at most {web.claims.per_minute} transfer codes a minute", math.ceil(wait), "too_many_claims"
-        )
     token = new_token()
-    player = await me.run(web.store.claim_transfer, body.code, token, now)
+    try:
+        player = await me.run(web.store.claim_transfer, body.code, token, now)
+    except TransferCodeError:
+        # Only failures count: a guesser past the limit is told nothing new (a right guess of 136
+        # random bits never comes), and a player who mistyped is not kept from the right code.
+        wait = web.claims.take(me.address, now)
+        if wait:
+            logger.warning("refused a transfer claim: %s tried too many this minute", me.address)
+            detail = f"at most {web.claims.count} transfer codes that do not work a minute"
+            raise TooManyRequestsError(detail, math.ceil(wait), "too_many_claims") from None
+        raise
     web.remember(token, player.id)
     response = json_answer(MeAnswer.of(await me.run(web.store.profile, player.id)))
     response.headers["set-cookie"] = player_cookie(token, request.scope)

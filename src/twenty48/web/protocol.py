@@ -1,10 +1,19 @@
-"""uvicorn's httptools protocol with a cap on the request head, and its own refusals in our form.
+"""uvicorn's httptools protocol with caps on a request's size and time, and its own refusals in our form.
 
 httptools (uvicorn's fast parser) reads a request line and headers of any size: a 64 MB header was
 read whole and answered. h11, uvicorn's other parser, has a cap, but parses in Python at a cost per
 request (``bench/web.py --http h11`` measures it). This keeps httptools and refuses a head over
 ``MAX_HEAD`` bytes: 414 when the URL alone is over it, else 431, then the connection closes. The
 bytes held meanwhile are bounded by ``MAX_HEAD`` plus one read from the socket.
+
+Nor does uvicorn time out a request that never arrives: a connection that sent half a head, or
+announced a body and sent one byte of it, was held for as long as the client liked. Here a head must
+arrive within ``request_timeout`` seconds of the connection (or of its first byte, on a connection
+kept alive), and a body within as long again after its head, a body that keeps coming having as long
+again for each ``BODY_STEP`` bytes; otherwise 408 and the connection closes (a connection that sent
+nothing is closed without an answer). uvicorn's ``limit_concurrency`` (``--max-connections``) is
+answered here too: a request arriving while the process holds that many connections, or runs that
+many requests, is answered 503 with ``Retry-After`` and its connection closed.
 
 uvicorn answers a request it cannot parse itself, before any application sees it; those answers
 (and the two above) are sent here with the JSON error body and the security headers every
@@ -13,37 +22,64 @@ application answer carries.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import math
 from typing import Any
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from twenty48.web.guard import SECURITY_HEADERS
+from twenty48.web.server import ServeConfig
 
 #: Request line plus headers, in bytes. Browsers send well under 8 KiB (the cookie is 60 bytes).
 MAX_HEAD = 16 * 1024
+#: A body's bytes that earn it another ``request_timeout``: 2 MiB (an import) must arrive at
+#: 64 KiB per period at least, a body of the other routes (4 KiB at most) within one period.
+BODY_STEP = 64 * 1024
 
 logger = logging.getLogger("twenty48.web")
 
-_REASONS = {400: b"Bad Request", 414: b"URI Too Long", 431: b"Request Header Fields Too Large"}
+_REASONS = {
+    400: b"Bad Request",
+    408: b"Request Timeout",
+    414: b"URI Too Long",
+    431: b"Request Header Fields Too Large",
+    503: b"Service Unavailable",
+}
 
 
-class _HeadTooLarge(Exception):
-    """Stops the parser at the end of a head that is over the cap."""
+class _Refused(Exception):
+    """Stops the parser at the end of a head that is refused (too large, or the process too busy)."""
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
-    """``HttpToolsProtocol`` refusing request heads over ``MAX_HEAD`` bytes (pass it as uvicorn's
-    ``http``)."""
+    """``HttpToolsProtocol`` refusing request heads over ``MAX_HEAD`` bytes and requests that do
+    not arrive within ``ServeConfig.request_timeout`` (pass it as uvicorn's ``http``)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, config: ServeConfig, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
         self._head_open = False  # a request's line or headers are still arriving
         self._head_bytes = 0  # of that head: what the parser has handed over, plus later reads
         self._url_bytes = 0
+        self._body_open = False  # a request's body is still arriving
+        self._body_bytes = 0  # of that body, since its deadline was last set
+        self._timeout = config.request_timeout
+        self._deadline: float | None = None  # the loop's time by which what is awaited must arrive
+        self._timer: asyncio.TimerHandle | None = None  # fires at or before the deadline
         self._refusal: tuple[int, str, str] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._set_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._clear_deadline()
+        if self._timer is not None:
+            self._timer.cancel()
+        super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         # uvicorn's own, but for one log line per refusal that says what was refused.
@@ -78,6 +114,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._head_open, self._head_bytes, self._url_bytes = True, 0, 0
+        if self._deadline is None:
+            # A later request on a kept-alive connection (uvicorn's keep-alive timeout closed it
+            # if it stayed idle), or one pipelined behind another.
+            self._set_deadline()
 
     def on_url(self, url: bytes) -> None:
         self._url_bytes += len(url)
@@ -93,8 +133,70 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_bytes > MAX_HEAD:
             self._refuse_head()
             # Raised inside the parser's callback: uvicorn stops parsing and calls send_400_response.
-            raise _HeadTooLarge
+            raise _Refused
+        limit = self.limit_concurrency
+        if limit is not None and (len(self.connections) >= limit or len(self.tasks) >= limit):
+            # uvicorn's own test, answered here so that the answer is in our form and frees the slot.
+            detail = f"this server process holds {limit} connections or requests at most; try again"
+            self._refusal = (503, "server_busy", detail)
+            logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
+            raise _Refused
+        self._body_open, self._body_bytes = True, 0
+        self._set_deadline()
         super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        self._body_bytes += len(body)
+        if self._body_bytes >= BODY_STEP:
+            self._body_bytes -= BODY_STEP
+            self._set_deadline()
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._body_open = False
+        self._clear_deadline()
+        super().on_message_complete()
+
+    def _set_deadline(self) -> None:
+        # A deadline moves without touching the timer (a timer set and cancelled twice a request
+        # cost more than the rest of this class): a timer that fires early is set again.
+        self._deadline = self.loop.time() + self._timeout
+        if self._timer is None:
+            self._timer = self.loop.call_later(self._timeout, self._check_deadline)
+
+    def _clear_deadline(self) -> None:
+        self._deadline = None
+
+    def _check_deadline(self) -> None:
+        self._timer = None
+        if self._deadline is None:
+            return
+        left = self._deadline - self.loop.time()
+        if left > 0:
+            self._timer = self.loop.call_later(left, self._check_deadline)
+        else:
+            self._deadline = None
+            self._timed_out()
+
+    def _timed_out(self) -> None:
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        answering = cycle is not None and cycle.response_started and not cycle.response_complete
+        if not (self._head_open or self._body_open) or answering or self.pipeline:
+            # Nothing of a request came (a connection opened and left idle), or an answer is on
+            # its way that a second one would corrupt: the connection closes without one.
+            self.transport.close()
+            return
+        if self._body_open and cycle is not None:
+            # The app waits for the body: it is told the client is gone, and its answer dropped.
+            cycle.disconnected = True
+            cycle.message_event.set()
+        part = "head" if self._head_open else "body"
+        detail = f"the request's {part} did not arrive within {self._timeout:g} s"
+        logger.warning("dropped a request from %s: %s", _client(self.client), detail)
+        self._refusal = (408, "request_timeout", detail)
+        self.send_400_response("")
 
     def _refuse_head(self) -> None:
         if self._url_bytes > MAX_HEAD:
@@ -115,6 +217,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             b"connection: close",
             *(name + b": " + value for name, value in SECURITY_HEADERS),
         ]
+        if status == 503:
+            # By then the connections that sent nothing have been closed.
+            head.append(b"retry-after: " + str(math.ceil(self._timeout)).encode())
         self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
         self.transport.close()
 

@@ -64,7 +64,7 @@ async def request_review(me: CallerDep, game_id: GameId) -> Response:
         return _answer(found, status.HTTP_200_OK if found.current else status.HTTP_202_ACCEPTED)
     reviews.reserve()
     try:
-        asked = await me.run(store.request_review, me.player, game_id, setting)
+        asked = await me.run(store.request_review, me.player, game_id, setting, today=me.today())
     except BaseException:
         reviews.release()
         raise

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, Daily, GameFinishedError, MoveOutcome, StaleRevisionError
+from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError
 from twenty48.store.errors import refusal
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
@@ -71,21 +71,28 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
     "/game",
     response_model=GameState,
     summary="The player's current game",
-    description="A visitor without a stored player gets a ranked game with id 0 that is not stored: "
-    "the same one on every request with the same cookie. Its first move that changes the board "
-    "stores the player and the game; nothing else does.",
+    description="A visitor without a stored player, or a player who never had a game, gets a ranked "
+    "game with id 0 that is not stored: the same one on every request with the same cookie. Its "
+    "first move that changes the board stores the game (and the player); no GET stores anything.",
 )
 async def current_game(me: CallerDep) -> Response:
-    if me.player == NO_PLAYER:
-        return json_answer(GameState.of(pending_record(me.pending())))
-    return json_answer(GameState.of(await me.run(me.web.store.current_game, me.player, ranked=True)))
+    record = None
+    if me.player != NO_PLAYER:
+        record = await me.run(me.web.store.current_web_game, me.player)
+    return json_answer(GameState.of(record if record is not None else pending_record(me.pending())))
 
 
 @router.post(
     "/games",
     response_model=GameState,
     status_code=status.HTTP_201_CREATED,
-    responses={429: {"model": ErrorAnswer, "description": "Too many new games a minute for this player."}},
+    responses={
+        429: {
+            "model": ErrorAnswer,
+            "description": "`too_many_new_games` a minute for this player, or `too_many_new_players` "
+            "an hour from this address.",
+        }
+    },
     summary="Start a new game",
     description="The new game becomes the current one. While the current game has no move yet it is "
     "replaced where it stands instead of being kept: a game is kept only once it has been played. "
@@ -105,7 +112,7 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
     if body.daily:
-        record = await me.run(me.web.store.daily_game, me.player, utc_date(me.web.clock()))
+        record = await me.run(me.web.store.daily_game, me.player, me.today())
     else:
         record = await me.run(
             me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
@@ -166,9 +173,9 @@ async def list_games(
 
 @router.get("/games/{game_id}", response_model=GameState, summary="One game's state")
 async def get_game(me: CallerDep, game_id: GameId) -> Response:
-    if game_id == PENDING_GAME and me.player == NO_PLAYER:
+    game_id = await me.stored(game_id)
+    if game_id == PENDING_GAME:
         return json_answer(GameState.of(pending_record(me.pending())))
-    me, game_id = await me.game_id(game_id)
     return json_answer(GameState.of(await me.run(me.web.store.get_game, me.player, game_id)))
 
 
@@ -196,7 +203,14 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
             return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
     me, game_id = await me.game_id(game_id)
     outcome = await me.run(
-        store.move, me.player, game_id, body.direction, cell=body.cell, revision=body.revision, auto=body.auto
+        store.move,
+        me.player,
+        game_id,
+        body.direction,
+        cell=body.cell,
+        revision=body.revision,
+        auto=body.auto,
+        today=me.today(),
     )
     return json_answer(MoveAnswer.of(outcome))
 
@@ -208,7 +222,7 @@ async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
         _pending_action(me.pending(), body.revision, Game.undo)
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision)
+    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision, today=me.today())
     return json_answer(GameState.of(record))
 
 
@@ -222,11 +236,13 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
         _pending_action(me.pending(), body.revision, Game.keep_going)
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.keep_going, me.player, game_id, revision=body.revision)
+    record = await me.run(
+        me.web.store.keep_going, me.player, game_id, revision=body.revision, today=me.today()
+    )
     return json_answer(GameState.of(record))
 
 
-@router.get(
+@router.post(
     "/games/{game_id}/hint",
     response_model=HintAnswer,
     responses=_CONFLICT,
@@ -236,7 +252,20 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     "values are estimates under those assumptions, and single-tile moves are not considered. "
     "Hints are computed one at a time: a player has at most one at once (429 `hint_in_progress`), "
     "and at most `2048 serve --hint-queue` are computed or waiting over all players (503 "
-    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped.",
+    "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped. A POST: "
+    "the hint is counted (a ranked game is unranked for good), in the same transaction that checks "
+    "the game is still being played at its current revision (409 otherwise, counting nothing).",
+)
+# The hint was a GET until it was seen to be a write (it counts itself and unranks a game); clients
+# written against that API keep working, and the page uses the POST.
+@router.get(
+    "/games/{game_id}/hint",
+    response_model=HintAnswer,
+    responses=_CONFLICT,
+    summary="The solver's ranking of the legal moves (the POST's former form)",
+    description="As `POST /api/games/{game_id}/hint`, which it equals in every respect: the hint is "
+    "counted. Kept for clients of the earlier API.",
+    deprecated=True,
 )
 async def hint(
     request: Request,
@@ -247,9 +276,6 @@ async def hint(
     asked = game_id
     # A hint on a pending game is counted (it unranks the game), so the game is stored first.
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.get_game, me.player, game_id)
-    if record.over:
-        raise GameFinishedError("the game is over: there is no move to rank", record)
     # The player's one hint in flight is a lease in the database, so that it holds across server
     # processes; it outlasts the longest this process may take (its queue, then the budget), and
     # expires by itself if the process dies holding it.
@@ -257,7 +283,9 @@ async def hint(
     if lease is None:
         raise HintInProgressError("a hint for this player is already being computed", 1)
     try:
-        await me.run(me.web.store.note_hint, me.player, game_id, record.revision)
+        # The position ranked is the one the hint is counted on, in the transaction that checks
+        # that the game is still being played: a move that ends it meanwhile comes before or after.
+        record = await me.run(me.web.store.note_hint, me.player, game_id, today=me.today())
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,

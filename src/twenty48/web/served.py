@@ -9,16 +9,19 @@ import threading
 
 from fastapi import FastAPI
 
+from twenty48.web.limits import Limits
+
 #: The import string uvicorn calls in each worker.
 APP_FACTORY = "twenty48.web.served:app_from_environment"
 #: The database URL the parent was given.
 DB_VARIABLE = "TWENTY48_SERVE_DB"
 #: The Host names to answer (comma-separated), empty for any.
 HOSTS_VARIABLE = "TWENTY48_SERVE_ALLOWED_HOSTS"
-#: ``--new-games-per-minute`` and ``--hint-queue``, comma-separated.
+#: ``--new-games-per-minute``, ``--new-players-per-hour`` and ``--hint-queue``, comma-separated
+#: (the server's own settings, ``--request-timeout`` and ``--max-connections``, travel in its config).
 LIMITS_VARIABLE = "TWENTY48_SERVE_LIMITS"
 
-#: This worker's app, for its server's shutdown (``stop_hints_here``).
+#: This worker's app, for its server's shutdown (``stop_work_here``).
 _app: FastAPI | None = None
 
 
@@ -26,16 +29,17 @@ def app_from_environment() -> FastAPI:
     from twenty48.commands.serve import _warm_solver, tune_garbage_collector
     from twenty48.store import open_store
     from twenty48.web import create_app
-    from twenty48.web.limits import Limits
 
     store = open_store(os.environ[DB_VARIABLE], group_commit=True)
     atexit.register(store.close)
     hosts = os.environ.get(HOSTS_VARIABLE, "")
-    new_games, hint_queue = (int(n) for n in os.environ[LIMITS_VARIABLE].split(","))
+    new_games, new_players, hint_queue = (int(n) for n in os.environ[LIMITS_VARIABLE].split(","))
     app = create_app(
         store,
         allowed_hosts=frozenset(hosts.split(",")) if hosts else None,
-        limits=Limits(new_games_per_minute=new_games, hint_queue=hint_queue),
+        limits=Limits(
+            new_games_per_minute=new_games, new_players_per_hour=new_players, hint_queue=hint_queue
+        ),
     )
     global _app
     _app = app
@@ -44,9 +48,14 @@ def app_from_environment() -> FastAPI:
     return app
 
 
-def stop_hints_here() -> None:
-    """Stop this worker's hints (its server is shutting down)."""
-    from twenty48.web.app import stop_hints
+def limits_variable(limits: Limits) -> str:
+    """``LIMITS_VARIABLE``'s value for ``limits``."""
+    return f"{limits.new_games_per_minute},{limits.new_players_per_hour},{limits.hint_queue}"
+
+
+def stop_work_here() -> None:
+    """Stop this worker's hints and import (its server is shutting down)."""
+    from twenty48.web.app import stop_work
 
     if _app is not None:
-        stop_hints(_app)
+        stop_work(_app)

@@ -1,10 +1,13 @@
 """uvicorn as ``2048 serve`` runs it, in one process or in each process of ``--workers N``.
 
-Both run the same setup: the guarded HTTP protocol (caps on request heads), no access log, a
-5-second grace period, the trusted proxies of ``--forwarded-allow-ips``, and a server that stops
-the hints as soon as shutdown begins (waiting hints are answered 503 at once, not cancelled with a
-traceback each when the grace period ends). uvicorn's supervisor builds each worker's server as a
-plain ``uvicorn.Server``; ``run_workers`` has it build this one instead.
+Both run the same setup: the guarded HTTP protocol (caps on request heads, requests that must
+arrive within ``--request-timeout``, at most ``--max-connections``), no access log, a 5-second grace
+period, the trusted proxies of ``--forwarded-allow-ips`` (none unless named), and a server that
+stops the hints and the import as soon as shutdown begins (waiting hints are answered 503 at once,
+not cancelled with a traceback each when the grace period ends; an import stops at its next check).
+uvicorn's supervisor builds each worker's server as a plain ``uvicorn.Server``; ``run_workers`` has it
+build this one instead. Each worker is given the same ``ServeConfig`` (pickled into it), so every
+process has the same settings.
 """
 
 from __future__ import annotations
@@ -17,25 +20,46 @@ from unittest import mock
 import uvicorn
 from uvicorn.supervisors import Multiprocess, multiprocess
 
+from twenty48.web.limits import MAX_CONNECTIONS, REQUEST_TIMEOUT_S
+
+
+class ServeConfig(uvicorn.Config):
+    """uvicorn's configuration, and the seconds a request's head (and then its body) may take to
+    arrive, which ``twenty48.web.protocol.GuardedHttpToolsProtocol`` reads."""
+
+    def __init__(self, app: Any, *, request_timeout: float, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.request_timeout = request_timeout
+
 
 def server_config(
-    app: Any, *, http: str | type, workers: int = 1, forwarded_allow_ips: str | None = None
-) -> uvicorn.Config:
+    app: Any,
+    *,
+    http: str | type,
+    workers: int = 1,
+    forwarded_allow_ips: str | None = None,
+    request_timeout: float = REQUEST_TIMEOUT_S,
+    max_connections: int = MAX_CONNECTIONS,
+) -> ServeConfig:
     """The one configuration: ``app`` is the app, or (with ``workers``) the import string of the
     factory each worker calls; ``http`` the protocol (``twenty48.commands.serve.HTTP_PROTOCOL``).
     ``X-Forwarded-For`` and ``-Proto`` are believed only from the addresses (or networks, or ``*``)
-    of ``forwarded_allow_ips``, as uvicorn names them (None: ``$FORWARDED_ALLOW_IPS``, else
-    127.0.0.1, uvicorn's default)."""
-    return uvicorn.Config(
+    of ``forwarded_allow_ips``, as uvicorn names them; None believes them from nobody (uvicorn's
+    own default believes them from loopback, so that any local client could name itself anew at
+    each request and reset every per-address limit). ``request_timeout`` and ``max_connections``
+    are ``2048 serve``'s settings of the same names, per process."""
+    return ServeConfig(
         app,
+        request_timeout=request_timeout,
         factory=isinstance(app, str),
         workers=workers,
         http=http,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=5,
-        proxy_headers=True,
+        proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
+        limit_concurrency=max_connections,
     )
 
 
@@ -60,7 +84,7 @@ class _WorkerProcess(multiprocess.Process):
         if self._server is None:
             from twenty48.web import served
 
-            self._server = QuietServer(self.config, on_shutdown=served.stop_hints_here)
+            self._server = QuietServer(self.config, on_shutdown=served.stop_work_here)
         return self._server
 
 

@@ -53,5 +53,5 @@ export const api = {
   undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
   // Without `ms` the server's default budget applies (the player's hint).
-  hint: (state, ms) => call("GET", game(state, ms ? `hint?time_ms=${ms}` : "hint")),
+  hint: (state, ms) => call("POST", game(state, ms ? `hint?time_ms=${ms}` : "hint")),
 };

@@ -6,11 +6,12 @@ import { call } from "./api.js";
 
 const STRINGS = {
   en: {
-    player: "Player", displayName: "Display name", saveName: "Save", nameSaved: "Saved: you are {name}.",
+    player: "Player", displayName: "Display name", saveName: "Save", nameSaved: "Saved: you are {name}. A daily challenge counts under the name you had when you started it.",
     nameCleared: "Your name is removed: you are anonymous, off the leaderboards.",
     anonymousNote: "Without a name you play anonymously and are not on the leaderboards.",
     hideMe: "Hide me from the leaderboards", hostHidden: "The host has hidden you from the leaderboards.",
     name_empty: "A name needs at least one character.", name_too_long: "A name has at most 24 characters.",
+    name_no_letter: "A name needs at least one letter or digit.",
     name_spaces: "No space at the start or end, and never two in a row.",
     name_character: "Only letters, digits, single spaces and _ - . are allowed ({c}).",
     name_taken: "Someone else has that name.", invalid_request: "That name cannot be used.",
@@ -21,11 +22,12 @@ const STRINGS = {
     code_used: "That code was used already; get a new one.", too_many_claims: "Too many tries; wait a minute.",
   },
   ja: {
-    player: "プレイヤー", displayName: "表示名", saveName: "保存", nameSaved: "保存しました: {name}",
+    player: "プレイヤー", displayName: "表示名", saveName: "保存", nameSaved: "保存しました: {name}。デイリーチャレンジは、始めたときの名前で記録されます。",
     nameCleared: "名前を消しました。匿名になり、ランキングには載りません。",
     anonymousNote: "名前がないと匿名でプレイし、ランキングには載りません。",
     hideMe: "ランキングに表示しない", hostHidden: "ホストによりランキングから非表示にされています。",
     name_empty: "名前は1文字以上にしてください。", name_too_long: "名前は24文字までです。",
+    name_no_letter: "名前には文字か数字を1つ以上入れてください。",
     name_spaces: "先頭・末尾の空白や、連続した空白は使えません。",
     name_character: "使えるのは文字・数字・単独の空白・_ - . だけです（{c}）。",
     name_taken: "その名前はほかの人が使っています。", invalid_request: "その名前は使えません。",
@@ -36,11 +38,12 @@ const STRINGS = {
     code_used: "そのコードは使用済みです。新しく取得してください。", too_many_claims: "試行が多すぎます。1分待ってください。",
   },
   zh: {
-    player: "玩家", displayName: "显示名称", saveName: "保存", nameSaved: "已保存：你是 {name}。",
+    player: "玩家", displayName: "显示名称", saveName: "保存", nameSaved: "已保存：你是 {name}。每日挑战记在你开始它时所用的名称下。",
     nameCleared: "名称已删除：你现在是匿名玩家，不在排行榜上。",
     anonymousNote: "没有名称时你以匿名方式游戏，不会出现在排行榜上。",
     hideMe: "不在排行榜上显示我", hostHidden: "主持人已将你从排行榜上隐藏。",
     name_empty: "名称至少需要一个字符。", name_too_long: "名称最多 24 个字符。",
+    name_no_letter: "名称至少需要一个字母或数字。",
     name_spaces: "开头和结尾不能有空格，也不能连续两个空格。",
     name_character: "只能使用字母、数字、单个空格和 _ - .（{c}）。",
     name_taken: "这个名称已被别人使用。", invalid_request: "这个名称不能使用。",

@@ -158,7 +158,7 @@ export class HistoryView {
     return tr;
   }
 
-  // Counted from when the store began to count; an older or imported game's help is unknown (null).
+  // Counted from when the store began to count, or as an imported game's file says; unknown (null) otherwise.
   assisted(counts) {
     if (counts.assisted === null) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);

@@ -137,14 +137,18 @@ export class LeaderboardView {
 
   row(entry, answer, mine) {
     const tr = element("tr", mine ? { class: "mine", "aria-current": "true" } : {});
-    const finished = entry.finished_at ? new Date(entry.finished_at).toLocaleString(this.i18n.lang) : this.t("inProgress");
+    // A past day's board closed at its midnight (UTC): a game unfinished then is listed as it stood.
+    const closed = answer.board === "daily" && answer.date < today();
+    const finished = entry.finished_at
+      ? new Date(entry.finished_at).toLocaleString(this.i18n.lang)
+      : this.t(closed ? "unfinished" : "inProgress");
     for (const value of [entry.rank, entry.name, entry.score, entry.max_tile, entry.moves, finished]) {
       tr.append(element("td", {}, String(value)));
     }
     tr.children[1].title = entry.name; // a long name is cut on a phone: the whole of it on hover
     const cell = element("td");
     // A daily game's replay is public once the game and its day are over.
-    const open = entry.finished_at && (answer.board !== "daily" || answer.date < today());
+    const open = entry.finished_at && (answer.board !== "daily" || closed);
     if (open) {
       cell.append(element("a", { class: "link", href: `#/public/${entry.game_id}`, "aria-label": this.t("watchGame", { name: entry.name }) }, this.t("watch")));
     }
