@@ -184,7 +184,7 @@ def test_a_board_without_a_move_has_no_answer_on_any_size():
 def test_whole_small_games_are_played_to_their_end():
     size = BoardSize(2, 3)
     played = play_game(5, depth=1, size=size)
-    assert 0 < played.moves and played.max_tile <= size.max_tile
+    assert played.moves > 0 and played.max_tile <= size.max_tile
     again = play_game(5, depth=1, size=size)
     assert (again.score, again.moves, again.max_tile) == (played.score, played.moves, played.max_tile)
     summary = summarize([played], size)
