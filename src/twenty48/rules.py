@@ -264,6 +264,11 @@ class BoardSize:
     def __str__(self) -> str:
         return f"{self.rows}x{self.cols}"
 
+    def __reduce__(self) -> tuple[Callable[[int, int], BoardSize], tuple[int, int]]:
+        # Pickled as its shape (its line cache is a closure): ``2048 bench --jobs`` sends sizes to
+        # other processes.
+        return _sized, (self.rows, self.cols)
+
 
 #: What every ``size`` argument takes: a ``BoardSize``, ``"RxC"`` or ``(rows, cols)``.
 SizeLike = BoardSize | str | tuple[int, int]

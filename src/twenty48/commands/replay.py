@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from twenty48 import spawns
 from twenty48.game import Action, Game, parse_action
+from twenty48.rules import BoardSize
 from twenty48.variants import CLASSIC, VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
@@ -41,6 +42,14 @@ def parse_seed(text: str) -> spawns.Seed:
         raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
     try:
         return spawns.check_seed(seed)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_size(text: str) -> BoardSize:
+    """A board size ``RxC`` (rows first), each side 2-6, else a one-line error naming the range."""
+    try:
+        return BoardSize.parse(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
