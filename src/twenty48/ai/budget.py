@@ -28,9 +28,10 @@ LATE_GAME_TILE = 8192
 LATE_NODE_BUDGET = 1_000_000
 CROWDED = 3
 #: Boards of other sizes than the 4x4 search over the engine for every size (``grid_search``), whose
-#: chance nodes cost 10 to 80 times a bitboard node (more on bigger boards: more children, longer
-#: lines): they get this fraction of the 4x4's budgets, which keeps a move's search about as quick.
-GRID_BUDGET_SHARE = 20
+#: chance nodes cost 6 to 40 times a bitboard node (more on bigger boards: more children, longer
+#: lines): they get this fraction of the 4x4's budgets. Less would stop the opening of a 5x5 or 6x6
+#: at depth 2, where depth 3 costs about 20,000 nodes but the estimate from depth 2 says 120,000.
+GRID_BUDGET_SHARE = 8
 
 
 def default_depth(board: Board) -> int:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from twenty48.rules import MAX_TILE, Board, two_largest
+from twenty48.rules import Board, two_largest
 
 if TYPE_CHECKING:
     from twenty48.ai import Analysis
@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "board",
         help='the position: rows split by "/", cells by spaces, 0 or . for empty, '
-        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"',
+        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"; any board of R rows of C cells, each 2-6 '
+        '(e.g. "2 4 ./. 2 ./. . 8" is a 3x3)',
     )
     add_setting_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if two_largest(board):
         # The rules refuse to merge them, so no move could be ranked.
-        print(f"2048 hint: invalid board: two {MAX_TILE} tiles, which no game can reach", file=sys.stderr)
+        largest = board.size.max_tile
+        print(f"2048 hint: invalid board: two {largest} tiles, which no game can reach", file=sys.stderr)
         return 2
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
     from twenty48.ai import analyse, warm_up
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
+                    "size": str(board.size),
                     "board": [list(row) for row in board.rows],
                     "best": best.value if best else None,
                     "moves": [

@@ -9,23 +9,39 @@ from dataclasses import dataclass
 
 from twenty48 import spawns
 from twenty48.game import Action, Game, parse_action
-from twenty48.rules import BoardSize
+from twenty48.rules import DEFAULT_SIZE, MAX_SIDE, BoardSize
 from twenty48.variants import CLASSIC, VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
 
 
-def parse_actions(text: str) -> list[Action]:
-    tokens = [t.strip() for t in text.replace(" ", ",").split(",") if t.strip()]
-    actions = []
+def parse_actions(text: str) -> list[str]:
+    """The moves, as words: a single-tile move's cell is checked against the board once ``--size``
+    is known (``check_actions``)."""
+    tokens = [t.strip().lower() for t in text.replace(" ", ",").split(",") if t.strip()]
     for token in tokens:
         try:
-            actions.append(parse_action(token.lower()))
+            parse_action(token, _LARGEST)
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"unknown move {token!r} (use up, down, left, right; left@5 moves the tile on cell 5"
                 " in the merge variant)"
             ) from None
+    return tokens
+
+
+#: The board whose cells every other board's cells are among, for reading moves before the size.
+_LARGEST = BoardSize(MAX_SIDE, MAX_SIDE)
+
+
+def check_actions(tokens: list[str], size: BoardSize) -> list[Action]:
+    """The moves of a game on a board of ``size``; ValueError naming a cell the board does not have."""
+    actions = []
+    for position, token in enumerate(tokens, start=1):
+        try:
+            actions.append(parse_action(token, size))
+        except ValueError as exc:
+            raise ValueError(f"move #{position}: {exc}") from None
     return actions
 
 
@@ -66,7 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=parse_actions,
         default=[],
         help="comma-separated moves, e.g. up,left,left,down; in the merge variant up@5 moves only "
-        "the tile on cell 5 (cells 0-15, row by row)",
+        "the tile on cell 5 (cells 0-15 on the 4x4, row by row)",
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="the game's board: R rows of C cells, each 2-6 (default %(default)s)",
     )
     parser.add_argument(
         "--variant",
@@ -93,9 +116,11 @@ class Replayed:
     after_end: int | None
 
 
-def replay(seed: spawns.Seed, actions: list[Action], variant: str) -> Replayed:
+def replay(
+    seed: spawns.Seed, actions: list[Action], variant: str, size: BoardSize = DEFAULT_SIZE
+) -> Replayed:
     """Play ``actions`` as ``Game.replay`` does, noting which ones did nothing and why."""
-    game = Game.new(seed, variant)
+    game = Game.new(seed, variant, size)
     illegal: list[int] = []
     for position, action in enumerate(actions, start=1):
         if game.over:
@@ -113,7 +138,7 @@ def positions(numbers: list[int], shown: int = 10) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        replayed = replay(args.seed, args.actions, args.variant)
+        replayed = replay(args.seed, check_actions(args.actions, args.size), args.variant, args.size)
     except ValueError as exc:
         print(f"2048 replay: error: {exc}", file=sys.stderr)
         return 2
@@ -126,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
                     "seed": spawns.seed_json(game.seed),
                     "spawns": game.spawns,
                     "variant": game.variant.name,
+                    "size": str(game.size),
                     "board": [list(r) for r in game.board.rows],
                     "score": game.score,
                     "moves": game.moves,
