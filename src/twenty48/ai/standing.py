@@ -46,6 +46,8 @@ def opening_scale(size: BoardSize) -> float:
     """The smallest scale a slip is measured against on a board of ``size``: what its empty cells are
     worth, each in its row and its column (``OPENING_SCALE`` on the 4x4)."""
     return 2 * size.cells * _EMPTY_CELL
+
+
 #: The loss, as a fraction of the scale, at which a move scores 50 points.
 HALF_LOSS = 0.05
 #: Losses up to this are ties with the best: mirror-image moves have equal values but for the
