@@ -126,12 +126,18 @@ def test_probability_cutoff_and_table_match_the_reference(seed):
     assert deep == analyse(board, depth=3, threshold=0.0, transposition=False).values
 
 
-@given(st.lists(st.integers(0, 15), min_size=4, max_size=4))
-def test_lines_of_four_are_worth_what_the_4x4_table_says(ranks):
-    weights = DEFAULT.grid_weights()
+@given(st.lists(st.integers(0, 37), min_size=2, max_size=6))
+def test_lines_of_any_length_are_worth_what_the_formula_says(ranks):
     line = np.array(ranks, dtype=np.uint8)
-    assert grid_search.line_value(line, 0, 1, 4, weights) == DEFAULT.line_value(tuple(ranks))
-    assert DEFAULT.line_value(tuple(ranks)) == reference_line(tuple(ranks), DEFAULT)
+    expected = reference_line(tuple(ranks), DEFAULT)
+    assert grid_search.line_value(line, 0, 1, len(ranks), DEFAULT.grid_weights()) == expected
+    assert DEFAULT.line_value(ranks) == expected
+
+
+@given(st.lists(st.integers(0, 15), min_size=4, max_size=4))
+def test_the_4x4_table_holds_the_value_of_every_row(ranks):
+    row = sum(rank << (4 * i) for i, rank in enumerate(ranks))
+    assert DEFAULT.table()[row] == reference_line(tuple(ranks), DEFAULT)
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,11 +8,10 @@ by the heuristic; a position with no legal move scores ``lost``. The same transp
 control block (node count, limit, stop, pace) and the same bookkeeping as the 4x4's, so every
 setting of the solver (depth, time, nodes, the default, a pace) works alike on every size.
 
-The heuristic is the 4x4's, generalised from lines of four to lines of any length: a board's value
-is the sum of its rows' values, then its columns', each line worth ``empty_weight * empty +
-merge_weight * merges - monotonicity_weight * min(increase, decrease) - sum_weight * sum(rank **
-sum_power)`` (``heuristic.Heuristic``). ``line_value`` on a line of four equals the 4x4's row table
-to the last bit (tests/test_ai_sizes.py holds them equal).
+The heuristic is the 4x4's, for lines of any length: a board's value is the sum of its rows' values,
+then its columns', each line worth ``empty_weight * empty + merge_weight * merges -
+monotonicity_weight * min(increase, decrease) - sum_weight * sum(rank ** sum_power)``
+(``heuristic.Heuristic``). ``line_value`` is that formula once: the 4x4's row table is built from it.
 
 Nearly all the work is in the last round, where every child is a leaf: ``_last_round`` moves the
 node's board once each way, and a spawn then changes only the line through its cell, so each child
@@ -97,8 +96,8 @@ def key(b: np.ndarray) -> np.uint64:
 
 @njit(cache=True, nogil=True)
 def line_value(b: np.ndarray, start: int, step: int, length: int, w: np.ndarray) -> float:
-    """The heuristic value of one line: its ``length`` cells from ``start``, ``step`` apart.
-    ``heuristic._line``'s arithmetic in the same order, with the powers read from ``w``."""
+    """The heuristic value of one line: its ``length`` cells from ``start``, ``step`` apart, with the
+    weights and the powers of every exponent read from ``w`` (``Heuristic.grid_weights``)."""
     empty = 0
     merges = 0
     run = 0
