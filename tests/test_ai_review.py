@@ -1,8 +1,10 @@
-"""Game review (``twenty48.ai.review``): the grading properties the issue asks for, on short games."""
+"""Game review (``twenty48.ai.review``): the grading and chance properties the issues ask for, on
+short games."""
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 
@@ -11,26 +13,31 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from twenty48.ai import best_move, pools, solver
+from twenty48.ai.chance import Chances
 from twenty48.ai.review import (
     GRADES,
-    OUTLOOK_DEPTH,
     REVIEW_NODES,
     REVIEW_SETTING,
     TURNING_POINT_DROP,
     MoveReview,
     ReviewCancelled,
-    position_outlook,
     review_game,
     summarise,
 )
 from twenty48.ai.standing import Grade
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
+from twenty48.store.reviews import setting_text
 
 # Up, left and right are legal; after left the one gap is in the top right corner and whatever
 # spawns there nothing can merge (the board of tests/test_ai_standing.py).
 ENDING = Board.from_rows([[16, 4, 0, 64], [2, 16, 32, 8], [64, 32, 16, 32], [4, 2, 64, 2]])
+# Up and down are legal, each merges the two 4s of the first column, and whatever spawns in the gap
+# nothing can merge: every move ends the game.
+DEAD_END = Board.from_rows([[8, 64, 4, 32], [64, 2, 8, 2], [4, 32, 64, 4], [4, 64, 2, 32]])
 MOVES = 120
+#: The fixed-priority player: the first legal of down, left, right, up.
+PRIORITY = (Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.UP)
 
 
 def solver_game(seed: int, moves: int = MOVES) -> Game:
@@ -46,6 +53,17 @@ def random_game(seed: int, moves: int = MOVES) -> Game:
     while not game.over and game.moves < moves:
         game.move(rng.choice(game.board.legal_moves()))
     return game
+
+
+def priority_game(seed: int) -> Game:
+    game = Game.new(seed)
+    while not game.over:
+        game.move(next(d for d in PRIORITY if game.board.can_move(d)))
+    return game
+
+
+def chances_of(review: dict) -> list[float]:
+    return [review["start_chance"], *(m["chance"] for m in review["moves"])]
 
 
 slow = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -75,8 +93,8 @@ def test_playing_the_move_that_ends_the_game_at_once_is_a_blunder() -> None:
     review = review_game(ended)
     (move,) = review["moves"]
     assert move == move | {"n": 1, "played": "left", "grade": "blunder", "loss": 100}
-    assert move["best"] in {"up", "right"} and move["outlook"] == 0
-    # The outlook before was not lost (other moves survive), so this move is the turning point.
+    assert move["best"] in {"up", "right"} and move["chance"] == 0
+    # The chance before was not lost (other moves survive), so this move is the turning point.
     assert review["turning_point"]["n"] == 1 and review["turning_point"]["played"] == "left"
     alive = Game.from_board(ENDING, seed=1)
     alive.move(review["moves"][0]["best"])
@@ -107,7 +125,10 @@ def test_the_json_has_the_documented_shape() -> None:
         assert set(m) >= {"n", "played", "best", "loss", "grade"}
         assert isinstance(m["loss"], int) and 0 <= m["loss"] <= 100
         assert (m["grade"] == "best") == (m["best"] == m["played"])
-        assert 0 <= m["outlook"] <= 100
+        assert 0 <= m["chance"] <= 100
+    # Judged on the tile above the largest the game reached.
+    assert review["target"] == 2 * game.board.max_tile
+    assert all(0 <= c <= 100 for c in chances_of(review))
 
 
 def test_single_tile_moves_are_listed_ungraded() -> None:
@@ -142,26 +163,39 @@ def test_progress_is_reported_and_a_cancel_stops_the_review() -> None:
     assert len(seen) == 26
 
 
-def test_the_outlook_is_a_survival_chance() -> None:
-    assert position_outlook(Board.from_rows([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])) == 100
-    over = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
-    assert position_outlook(over) == 0
-    assert len(ENDING.empty_cells()) <= OUTLOOK_DEPTH
-    assert 0 < position_outlook(ENDING) <= 100
+def test_a_position_where_every_move_ends_the_game_has_chance_0() -> None:
+    assert DEAD_END.legal_moves() and Chances(128, 0).chance(DEAD_END, 0) == 0
+    game = Game.from_board(DEAD_END, seed=1)
+    game.move("up")
+    review = review_game(game)
+    assert review["target"] == 128 and chances_of(review) == [0, 0]
+    assert review["turning_point"] is None
+
+
+def test_a_fixed_priority_game_starts_with_a_high_chance_and_ends_with_none() -> None:
+    game = priority_game(2)
+    review = review_game(game)
+    chances = chances_of(review)
+    assert review["target"] == 2 * game.board.max_tile == 256
+    assert chances[0] >= 90 and chances[-1] == 0
+    turn = review["turning_point"]
+    falls = [a - b for a, b in itertools.pairwise(chances)]
+    assert turn["fall"] == round(max(falls), 1) and turn["n"] == falls.index(max(falls)) + 1
 
 
 def test_an_empty_line_has_no_accuracy_and_no_turning_point() -> None:
     review = review_game(Game.new(1))
     assert review["accuracy"] is None and review["turning_point"] is None and review["moves"] == []
+    assert review["target"] == 2 * Game.new(1).board.max_tile and review["start_chance"] == 100
 
 
 @given(st.lists(st.floats(0, 100, allow_nan=False), min_size=1, max_size=30), st.floats(0, 100))
-def test_the_turning_point_is_the_first_steepest_fall_of_the_outlook(
-    outlooks: list[float], start: float
+def test_the_turning_point_is_the_first_steepest_fall_of_the_chance(
+    chances: list[float], start: float
 ) -> None:
-    moves = [MoveReview(n, "left", "left", 0, Grade.BEST, o) for n, o in enumerate(outlooks, start=1)]
-    falls = [b - a for b, a in zip([start, *outlooks], outlooks, strict=False)]
-    turn = summarise(moves, start)["turning_point"]
+    moves = [MoveReview(n, "left", "left", 0, Grade.BEST, c) for n, c in enumerate(chances, start=1)]
+    falls = [b - a for b, a in zip([start, *chances], chances, strict=False)]
+    turn = summarise(moves, start, 512)["turning_point"]
     if max(falls) < TURNING_POINT_DROP:
         assert turn is None
     else:
@@ -169,13 +203,18 @@ def test_the_turning_point_is_the_first_steepest_fall_of_the_outlook(
         assert turn["fall"] == round(max(falls), 1)
 
 
-#: The review of ``random_game(5, 60)`` under ``SOLVER_VERSION`` 1, as a digest of its JSON.
-RECORDED = {1: "47cb7d402407791d227768c2bbd4bd99caee1c1de23ad59a75c9c38f8ff64e45"}
+#: The review of ``random_game(5, 60)`` at each review setting, as a digest of its JSON.
+RECORDED = {
+    '{"chance":{"cap":4000,"continuations":64,"depth":1,"streams":8264},"nodes":100000,"solver":1}': (
+        "10c5e1b78614d0c649a64c2910d54577ca581c56af7978b7c7c0928a0b592b4d"
+    ),
+}
 
 
-def test_a_changed_search_comes_with_a_new_solver_version() -> None:
-    # Stored reviews name the solver version they were made by and are recomputed under another, so
-    # a change that gives any position other values must bump SOLVER_VERSION (and record here).
+def test_a_changed_review_comes_with_a_new_setting() -> None:
+    # Stored reviews name the setting they were made at (the solver version in it) and are
+    # recomputed under another, so a change that gives any review other values must change the
+    # setting: bump SOLVER_VERSION for the search, change CHANCE_SETTING for the chance (and record).
     review = review_game(random_game(5, 60))
     digest = hashlib.sha256(json.dumps(review, sort_keys=True).encode()).hexdigest()
-    assert RECORDED.get(solver.SOLVER_VERSION) == digest, "the search's answers changed: bump SOLVER_VERSION"
+    assert RECORDED.get(setting_text(REVIEW_SETTING)) == digest, "the review changed: change its setting"

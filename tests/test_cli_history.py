@@ -129,7 +129,10 @@ def test_stats_equal_a_direct_computation(db: Path, capsys) -> None:
     assert (figures["games"], figures["finished"], figures["assisted"]) == (6, 5, "include")
     assert figures["best"] == max(scores) and figures["median"] == statistics.median(scores)
     assert figures["mean"] == pytest.approx(statistics.fmean(scores))
-    assert figures["recent"] == scores and figures["reach"] == {"2048": 0.2}
+    # Every tile from 128 up to the one above the largest (2048, the won game's).
+    tops = [g.board.max_tile for g in [*games, won]]
+    reach = {str(t): sum(top >= t for top in tops) / 5 for t in (128, 256, 512, 1024, 2048, 4096)}
+    assert figures["recent"] == scores and figures["reach"] == pytest.approx(reach)
     assert figures["streak"] == {"current": 1, "best": 1} and figures["first_reach"]["2048"]["best"] == 1
 
     status, out, _ = run(capsys, "stats", "--db", str(db), "--json", "--assisted", "exclude")

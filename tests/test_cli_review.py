@@ -82,7 +82,8 @@ def test_the_text_lists_the_mistakes_and_blunders() -> None:
     game.move("left")
     lines = summary_lines(review_game(game))
     assert lines[0] == "accuracy: 0.0 % over 1 graded moves of 1"
-    assert "turning point: move 1, left, " in lines[2]
+    assert lines[2] == "chance of reaching 128 at the start: 83 %"
+    assert lines[3].startswith("turning point: move 1, left, ") and lines[3].endswith("to 0 %")
     assert lines[-1].split() == ["1", "left", lines[-1].split()[2], "100", "blunder"]
 
 

@@ -16,6 +16,8 @@ from twenty48.store import Store, open_store
 from twenty48.store.sqlite import SQLiteBackend
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
+#: The tiles whose first reaches the statistics report: 128 and up.
+TILES = tuple(128 * 2**k for k in range(11))
 
 
 @pytest.fixture
@@ -28,8 +30,9 @@ def store(location: Path | str):
 def direct(games: list[Game], first: list[dict[int, int]]) -> dict:
     """The figures computed from finished games directly (every game here is finished)."""
     scores = [g.score for g in games]
-    largest = max(max(g.board.max_tile for g in games), 2048)
-    tiles = [2048 * 2**k for k in range(largest.bit_length() - (2048).bit_length() + 1)]
+    # 128 up to the tile above the largest reached.
+    largest = max(g.board.max_tile for g in games)
+    tiles = [128 * 2**k for k in range(max(1, largest.bit_length() - (128).bit_length() + 2))]
     runs, run = [0], 0
     for g in games:
         run = run + 1 if g.board.max_tile >= 2048 else 0
@@ -57,12 +60,12 @@ def test_stats_equal_a_direct_computation(store: Store) -> None:
         # Some games start near a win so that 2048 and 4096 are reached at varying moves.
         prepared = seed % 3 != 0
         game = Game.from_board(BIG, seed=seed) if prepared else Game.new(seed)
-        first: dict[int, int] = {t: 0 for t in (2048, 4096) if game.board.max_tile >= t}
+        first: dict[int, int] = {t: 0 for t in TILES if game.board.max_tile >= t}
         limit = rng.randrange(1, 60)
         while not game.over and game.moves < limit:
             before = game.board.max_tile
             game.play(rng.choice(game.board.legal_moves()))
-            for t in (2048, 4096):
+            for t in TILES:
                 if before < t <= game.board.max_tile:
                     first[t] = game.moves
         store.add_game(player, game)
@@ -110,6 +113,18 @@ def test_no_finished_game_gives_empty_figures(store: Store) -> None:
     assert store.stats(player, "classic").games == 1
     with pytest.raises(ValueError):
         store.stats(player, "chess")
+
+
+def test_a_player_below_2048_sees_the_tiles_from_128_to_the_one_above_the_best(store: Store) -> None:
+    player = store.local_player().id
+    for top in (64, 256, 128):
+        board = Board.from_rows([[top, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
+        store.add_game(player, Game.from_board(board))
+    store.new_game(player)
+    stats = store.stats(player, "classic")
+    assert stats.reach == pytest.approx({128: 2 / 3, 256: 1 / 3, 512: 0.0})
+    assert list(stats.first_reach) == [128, 256, 512]
+    assert (stats.first_reach[256].median, stats.first_reach[512].median) == (0, None)
 
 
 def test_streak_breaks_on_a_game_below_2048(store: Store) -> None:

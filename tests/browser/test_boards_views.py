@@ -7,7 +7,7 @@ import sqlite3
 import uuid
 
 import pytest
-from pagetools import PHONE, LiveServer, Pages, player_id
+from pagetools import ARTIFACTS, PHONE, LiveServer, Pages, player_id
 from playwright.sync_api import Page, expect
 
 from twenty48.rules import Direction
@@ -144,6 +144,55 @@ def test_a_shared_link_that_names_no_game_says_so_on_the_page(pages: Pages, link
     page = pages.open(link)
     expect(page.locator(".view .message")).to_contain_text("not public")
     assert page.locator(".view [data-part=move]").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_each_entry_is_one_tidy_row_and_the_players_own_is_highlighted_across_it(
+    pages: Pages, live_server: LiveServer, scheme: str
+) -> None:
+    store = live_server.store
+    rival = store.web_player(uuid.uuid4().hex).id
+    store.set_name(rival, unique("Longest name here_"))
+    finished_ranked_game(store, rival)
+    page = pages.open("/", viewport={"width": 360, "height": 640}, color_scheme=scheme)
+    me = player_id(page, live_server)
+    store.set_name(me, unique("Me"))
+    finished_ranked_game(store, me)
+    page.goto("/#/leaderboard/all-time/classic")
+    page.wait_for_selector(".board-table tr.mine")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"leaderboard-phone-{scheme}.png", full_page=True)
+    rows = page.eval_on_selector_all(
+        ".board-table tbody tr",
+        """rows => rows.map(row => {
+            const cells = [...row.children].filter(c => c.getClientRects().length);
+            const box = row.getBoundingClientRect();
+            return {
+                mine: row.classList.contains("mine"),
+                left: box.left, right: box.right,
+                tops: cells.map(c => Math.round(c.getBoundingClientRect().top)),
+                shown: cells.length,
+                fill: getComputedStyle(row).backgroundColor,
+                cellFills: cells.map(c => getComputedStyle(c).backgroundColor),
+            };
+        })""",
+    )
+    table = page.eval_on_selector(".board-table", "t => t.getBoundingClientRect().toJSON()")
+    assert len(rows) >= 2
+    for row in rows:
+        # Rank, name, score, tile and the replay, side by side within the screen.
+        assert row["shown"] == 5 and len(set(row["tops"])) == 1, row
+        assert row["left"] >= 0 and row["right"] <= 360
+    (mine,) = [row for row in rows if row["mine"]]
+    others = [row for row in rows if not row["mine"]]
+    # The highlight is the row's own, from the table's one edge to the other.
+    assert mine["fill"] != others[0]["fill"] and mine["fill"] != "rgba(0, 0, 0, 0)"
+    assert (mine["left"], mine["right"]) == (table["left"], table["right"])
+    assert all(fill == "rgba(0, 0, 0, 0)" for fill in mine["cellFills"])
+    shown = "cells => cells.filter(c => c.getClientRects().length).map(c => c.textContent)"
+    headings = page.eval_on_selector_all(".board-table thead th", shown)
+    assert headings == ["Rank", "Player", "Score", "Tile", "Replay"]
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
 
 
 def test_a_past_days_board_lists_a_game_left_unfinished_as_such(

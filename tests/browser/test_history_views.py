@@ -370,6 +370,27 @@ def test_statistics_charts_have_tables(pages: Pages, live_server: LiveServer, sc
     page.screenshot(path=ARTIFACTS / f"stats-{scheme}.png", full_page=True)
 
 
+def test_a_player_below_2048_sees_the_reach_of_each_tile_from_128_up(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    page = pages.open()
+    me = player_id(page, live_server)
+    for top in (128, 256, 256):
+        corner = Board.from_rows([[top, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
+        live_server.store.add_game(me, Game.from_board(corner, seed=top))
+    live_server.store.new_game(me)
+    page.click("#stats")
+    loaded(page, "assisted=include")
+    reach = page.locator("figure.bars")
+    # 128, 256 and the tile above the best, 512: no empty 2048.
+    assert reach.locator("tbody th").all_text_contents() == ["128", "256", "512"]
+    assert reach.locator("tbody td").all_text_contents() == ["100%", "66.7%", "0%"]
+    heights = page.eval_on_selector_all(
+        "figure.bars rect.bar", "bars => bars.map(b => +b.getAttribute('height'))"
+    )
+    assert heights[0] > heights[1] > heights[2] == 0
+
+
 def test_views_on_a_phone_in_japanese(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open("/?lang=ja", viewport=PHONE)
     game_id = stored(page, live_server, long_game(41))

@@ -1,6 +1,8 @@
 """The game review in a real browser, against the real server (its review process included): opened
-from the history, run with its progress shown, its blunder picked from the list opens the replay
-viewer at that position with the played and the better move drawn; Japanese, both themes, a phone."""
+from the history, run with its progress shown, the chance chart with its turning point named, the
+largest falls of the chance with the rest folded, its blunder picked from the list opens the replay
+viewer at that position with the played and the better move drawn; a review stored before chances
+is offered again; English, Japanese and Chinese, both themes, a phone."""
 
 from __future__ import annotations
 
@@ -34,7 +36,15 @@ NO_REVIEW_YET = "Failed to load resource: the server responded with a status of 
 
 def reviewed(page: Page) -> None:
     page.click("[data-part=start-review]")
-    page.wait_for_selector("#views .view[data-state=done] .mistake-list", timeout=60_000)
+    page.wait_for_selector("#views .view[data-state=done] .mistakes", timeout=60_000)
+
+
+def random_game(seed: int, moves: int) -> Game:
+    rng = random.Random(seed)
+    game = Game.new(seed)
+    while game.moves < moves and not game.over:
+        game.move(rng.choice(game.board.legal_moves()))
+    return game
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -48,16 +58,27 @@ def test_a_review_opens_the_replay_at_its_blunder(pages: Pages, live_server: Liv
     reviewed(page)
     assert page.text_content("[data-part=accuracy] dd") == "0.0 %"
     assert page.text_content("[data-part=grade-blunder] dd") == "1"
-    assert "move 1" in (page.text_content("[data-part=turning-point]") or "")
-    # The outlook chart, its blunder ringed, and the table behind it.
+    assert page.text_content("[data-part=start-chance] dt") == "Chance of 128 at the start"
+    assert page.text_content("[data-part=start-chance] dd") == "83 %"
+    # One story: the move, the better one, and what became of the chance.
+    turn = page.text_content("[data-part=turning-point]") or ""
+    assert turn.startswith("Turning point: move 1: ← Left, better ")
+    assert turn.endswith(" — your chance of reaching 128 fell from 83 % to 0 %")
+    # The chance chart: the turning point named above it, its blunder ringed, the table behind it.
+    assert page.text_content("figure.line figcaption") == "Chance of reaching 128 over the game (%)"
+    assert page.text_content("figure.line .flag-label") == "move 1"
     assert page.locator("figure.line circle.mark.blunder").count() == 1
-    assert page.locator("figure.line tbody tr").count() == 2
+    assert page.locator("figure.line tbody td").all_text_contents() == ["83", "0"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"review-{scheme}.png", full_page=True)
-    item = page.locator(".mistake-list li[data-grade=blunder] a")
+    # The fall leads the list; the one move graded below good is folded beneath.
+    assert page.text_content("details.below-good summary") == "The 1 move graded below good"
+    assert page.get_attribute("details.below-good", "open") is None
+    item = page.locator(".fall-list li[data-grade=blunder] a")
     assert item.count() == 1
     text = item.text_content() or ""
-    assert text.startswith("Move 1: ← Left, better ") and "(lost 100 of 100)" in text
+    assert text.startswith("move 1: ← Left, better ") and text.endswith("fell from 83 % to 0 %")
+    assert page.text_content(".fall-list li .grade.blunder") == "blunder"
     item.click()
     # The viewer at the position the blunder was played from, both moves drawn.
     page.wait_for_function("() => document.querySelector('#views .view')?.dataset.move === '0'")
@@ -75,17 +96,13 @@ def test_a_review_opens_the_replay_at_its_blunder(pages: Pages, live_server: Liv
     assert page.locator("#views .arrows line").count() == 0
     assert page.is_hidden("[data-part=marks]")
     page.click("[data-part=to-review]")
-    page.wait_for_selector("#views .view[data-state=done] .mistake-list")
+    page.wait_for_selector("#views .view[data-state=done] .fall-list")
     assert pages.errors(page) == [NO_REVIEW_YET]
 
 
 def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open("/?lang=ja", viewport=PHONE, allow_errors=True)
-    rng = random.Random(3)
-    game = Game.new(3)
-    while game.moves < 60 and not game.over:
-        game.move(rng.choice(game.board.legal_moves()))
-    game_id = live_server.store.add_game(player_id(page, live_server), game).id
+    game_id = live_server.store.add_game(player_id(page, live_server), random_game(3, 60)).id
     page.goto(f"/?lang=ja#/review/{game_id}")
     page.wait_for_selector("[data-part=start-review]")
     assert page.text_content("#views h2") == f"ゲーム {game_id} のレビュー"
@@ -112,3 +129,66 @@ def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: Live
     other.wait_for_selector(message)
     assert other.text_content(message) == "This game does not exist, or it is not yours."
     assert other.locator("[data-part=start-review]").count() == 0
+
+
+@pytest.mark.parametrize(("lang", "scheme"), [("en", "light"), ("zh", "dark")])
+def test_the_chance_chart_names_its_turning_point_and_folds_the_moves_below_good(
+    pages: Pages, live_server: LiveServer, lang: str, scheme: str
+) -> None:
+    page = pages.open(f"/?lang={lang}", color_scheme=scheme, allow_errors=True)
+    game_id = live_server.store.add_game(player_id(page, live_server), random_game(5, 80)).id
+    page.goto(f"/?lang={lang}#/review/{game_id}")
+    reviewed(page)
+    review = page.request.get(f"/api/games/{game_id}/review").json()
+    chances = [review["start_chance"], *(m["chance"] for m in review["moves"])]
+    turn = review["turning_point"]["n"]
+    # The chart's points are the chances; the flag stands on the turning point's.
+    assert page.locator("figure.line tbody td").all_text_contents() == [str(round(c)) for c in chances]
+    centre = "c => [+c.getAttribute('cx'), +c.getAttribute('cy')]"
+    flag = page.eval_on_selector("figure.line .flag-point", centre)
+    points = page.eval_on_selector("figure.line polyline", "p => p.getAttribute('points').split(' ')")
+    assert flag == [float(v) for v in points[turn].split(",")]
+    label = {"en": f"move {turn}", "zh": f"第 {turn} 步"}[lang]
+    assert page.text_content("figure.line .flag-label") == label
+    # The falls, largest first; then every move graded below good, folded, in the order played.
+    falls = sorted(
+        ((chances[m["n"] - 1] - m["chance"], m["n"]) for m in review["moves"]),
+        key=lambda f: (-f[0], f[1]),
+    )
+    listed = page.eval_on_selector_all(".fall-list li a", "links => links.map(a => +a.dataset.move)")
+    assert listed == [n for fall, n in falls if fall >= 1][:5] and listed[0] == turn
+    below = [m["n"] for m in review["moves"] if m["grade"] in ("inaccuracy", "mistake", "blunder")]
+    assert len(below) > 1
+    summary = page.locator("details.below-good summary")
+    n = len(below)
+    expected = {"en": f"All {n} moves graded below good", "zh": f"评为“好”以下的全部 {n} 步"}[lang]
+    assert summary.text_content() == expected
+    assert page.locator(".mistake-list li").first.is_hidden()
+    summary.click()
+    links = page.locator(".mistake-list li a")
+    assert [int(n or 0) for n in links.evaluate_all("links => links.map(a => a.dataset.move)")] == below
+    page.screenshot(path=ARTIFACTS / f"review-chance-{lang}-{scheme}.png", full_page=True)
+    links.nth(1).click()
+    page.wait_for_function(f"() => document.querySelector('#views .view')?.dataset.move === '{below[1] - 1}'")
+    assert pages.errors(page) == [NO_REVIEW_YET]
+
+
+def test_a_review_stored_before_chances_is_offered_again(pages: Pages, live_server: LiveServer) -> None:
+    page = pages.open(allow_errors=True)
+    store = live_server.store
+    player = player_id(page, live_server)
+    game = random_game(6, 30)
+    game_id = store.add_game(player, game).id
+    # What a review looked like before chances, made at its setting.
+    old_setting = {"nodes": 100000, "outlook_depth": 3, "solver": 1}
+    asked = store.request_review(player, game_id, old_setting)
+    assert asked.record is not None
+    store.start_review(game_id, asked.record.job)
+    old = {"accuracy": 50.0, "grades": {}, "turning_point": None, "moves": [], "start_outlook": 100.0}
+    store.finish_review(game_id, asked.record.job, old | {"covers": 30, "setting": old_setting})
+    page.goto(f"/#/review/{game_id}")
+    page.wait_for_selector("#views .view[data-state=done] [data-part=start-review]")
+    assert "without chances" in (page.text_content("#views .review-body .message") or "")
+    reviewed(page)
+    assert page.locator("figure.line tbody tr").count() == 31
+    assert pages.errors(page) == []

@@ -12,51 +12,45 @@ the same scale as the accuracy, the mean points of the graded moves.
 A Merge 2048 single-tile move is listed ungraded (``grade``, ``best`` and ``loss`` None): the
 solver ranks whole-board moves only.
 
-The *outlook* of a position is the solver's chance, in percent, of still having a legal move after
-the next ``OUTLOOK_DEPTH`` spawns when it plays on from there as well as it can (an expectimax
-over the same kernel whose every leaf is worth 0 and every lost position -1). It is on one scale
-for the whole game, 100 while the board is roomy, and 0 once the game is over. A position with
-more than ``OUTLOOK_DEPTH`` empty cells cannot end within that horizon (each move and spawn fills
-at most one cell), so it is 100 without a search. The *turning point* is the move after which the
-outlook fell furthest (by at least ``TURNING_POINT_DROP``); for a game that ended, the move that
-lost it. None when the outlook never fell that far.
+Every position, from the start to the last move, gets its *chance* (``twenty48.ai.chance``): the
+solver's chance, in percent, of reaching the game's *target*, the next power of two above the
+largest tile the game reached, when it plays on from there (at the chance setting, estimated from
+seeded continuations, so it is the same on any machine too). A move's ``chance`` is that of the
+position after it and its spawn; 0 once the game is over. The *turning point* is the move after
+which the chance fell furthest (by at least ``TURNING_POINT_DROP`` points), the first such move on
+a tie; None when it never fell that far.
+
+The positions are visited from the last back to the first, so each position's continuations can
+end where those of the positions after it already went (``Chances``).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from twenty48.actions import Action, TileMove
-from twenty48.ai.heuristic import Heuristic
+from twenty48.ai.chance import CHANCE_SETTING, ChanceCancelled, Chances, target_tile
+from twenty48.ai.pace import Pace
 from twenty48.ai.solver import SOLVER_VERSION, analyse
 from twenty48.ai.standing import Grade, standings
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
 #: Chance nodes per position at the review setting. ``bench/review.py`` measures what it costs
-#: (a 5,000-move game in well under 30 s on two cores) and how often its best move agrees with
-#: the default setting's.
+#: (grading a 5,000-move game takes about 12 s on two cores) and how often its best move agrees
+#: with the default setting's.
 REVIEW_NODES = 100_000
-#: Spawns ahead the outlook looks.
-OUTLOOK_DEPTH = 3
-#: The smallest fall of the outlook (percentage points) that makes a turning point.
+#: The smallest fall of the chance (percentage points) that makes a turning point.
 TURNING_POINT_DROP = 1.0
-#: The evaluation behind the outlook: nothing but losing counts.
-SURVIVAL = Heuristic(
-    loss=-1.0,
-    empty_weight=0.0,
-    merge_weight=0.0,
-    monotonicity_weight=0.0,
-    sum_weight=0.0,
-)
 
 #: What a stored review names to tell whether it is still current.
 REVIEW_SETTING: dict[str, Any] = {
     "nodes": REVIEW_NODES,
-    "outlook_depth": OUTLOOK_DEPTH,
     "solver": SOLVER_VERSION,
+    "chance": CHANCE_SETTING,
 }
 
 GRADES = tuple(grade.value for grade in Grade)
@@ -77,8 +71,8 @@ class MoveReview:
     #: Points given up, ``100 - points``; None when ungraded.
     loss: int | None
     grade: Grade | None
-    #: The outlook of the position after the move.
-    outlook: float
+    #: The chance of the position after the move (and its spawn).
+    chance: float
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,24 +81,13 @@ class MoveReview:
             "best": self.best,
             "loss": self.loss,
             "grade": None if self.grade is None else self.grade.value,
-            "outlook": self.outlook,
+            "chance": self.chance,
         }
 
 
-def position_outlook(board: Board) -> float:
-    """The outlook of ``board`` (0-100, see the module docstring), to one decimal."""
-    if board.is_over():
-        return 0.0
-    if len(board.empty_cells()) > OUTLOOK_DEPTH:
-        return 100.0
-    analysis = analyse(board, depth=OUTLOOK_DEPTH, heuristic=SURVIVAL)
-    survival = 1.0 + max(analysis.values.values())
-    return round(100.0 * min(1.0, max(0.0, survival)), 1)
-
-
-def grade_move(board: Board, played: Direction) -> tuple[str, int, Grade]:
+def grade_move(board: Board, played: Direction, pace: Pace | None = None) -> tuple[str, int, Grade]:
     """The best move, the points given up and the grade of ``played`` on ``board``."""
-    values = analyse(board, nodes=REVIEW_NODES).values
+    values = analyse(board, nodes=REVIEW_NODES, pace=pace).values
     graded = standings(board, values)
     mine = graded[played]
     top = (d for d, s in graded.items() if s.grade is Grade.BEST)
@@ -116,32 +99,57 @@ def review_game(
     game: Game,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    pace: Pace | None = None,
 ) -> dict[str, Any]:
     """The review of ``game``'s current line as one JSON object (the shape is in docs/solver.md).
 
-    ``progress(done, total)`` is called after each move; ``cancelled()`` is asked before each one,
-    and a True answer raises ``ReviewCancelled``."""
+    ``progress(done, total)`` is called after each move is reviewed (last move first);
+    ``cancelled()`` is asked before each one (and between its grade and its chance, and before the
+    review is returned), and a True answer raises ``ReviewCancelled``. ``pace`` brakes the searches
+    from another thread (``twenty48.ai.Pace``) without changing the review; stopping it ends the
+    review at once, with ``ReviewCancelled`` once ``cancelled()`` says so (what a stopped search
+    found is never used)."""
     line = game.actions
-    position = Game.replay(game.seed, (), game.variant, game.start)
-    start_outlook = position_outlook(position.board)
-    moves: list[MoveReview] = []
+    boards = positions(game)
     total = len(line)
-    for n, action in enumerate(line, start=1):
-        if cancelled is not None and cancelled():
-            raise ReviewCancelled
-        board = position.board
-        if isinstance(action, TileMove):
-            best, loss, grade = None, None, None
-        else:
-            best, loss, grade = grade_move(board, action)
+    chances = Chances(target_tile(max(b.max_tile for b in boards)), total)
+    moves: list[MoveReview] = []
+    try:
+        for n in range(total, 0, -1):
+            _check(cancelled)
+            action = line[n - 1]
+            if isinstance(action, TileMove):
+                best, loss, grade = None, None, None
+            else:
+                best, loss, grade = grade_move(boards[n - 1], action, pace)
+                _check(cancelled)  # a search stopped meanwhile answered garbage
+            moves.append(MoveReview(n, _text(action), best, loss, grade, chances.chance(boards[n], n, pace)))
+            if progress is not None:
+                progress(total - n + 1, total)
+        start_chance = chances.chance(boards[0], 0, pace)
+    except ChanceCancelled:
+        raise ReviewCancelled from None
+    _check(cancelled)
+    moves.reverse()
+    return summarise(moves, start_chance, chances.target)
+
+
+def _check(cancelled: Callable[[], bool] | None) -> None:
+    if cancelled is not None and cancelled():
+        raise ReviewCancelled
+
+
+def positions(game: Game) -> list[Board]:
+    """The boards of ``game``'s current line: the start, then the position after each move."""
+    position = Game.replay(game.seed, (), game.variant, game.start)
+    boards = [position.board]
+    for action in game.actions:
         position.play(action)
-        moves.append(MoveReview(n, _text(action), best, loss, grade, position_outlook(position.board)))
-        if progress is not None:
-            progress(n, total)
-    return summarise(moves, start_outlook)
+        boards.append(position.board)
+    return boards
 
 
-def summarise(moves: list[MoveReview], start_outlook: float) -> dict[str, Any]:
+def summarise(moves: list[MoveReview], start_chance: float, target: int) -> dict[str, Any]:
     """The review's JSON object from its moves."""
     graded = [(m.grade, m.loss) for m in moves if m.grade is not None and m.loss is not None]
     counts = dict.fromkeys(GRADES, 0)
@@ -151,22 +159,23 @@ def summarise(moves: list[MoveReview], start_outlook: float) -> dict[str, Any]:
     return {
         "accuracy": accuracy,
         "grades": counts,
-        "turning_point": turning_point(moves, start_outlook),
+        "target": target,
+        "start_chance": start_chance,
+        "turning_point": turning_point(moves, start_chance),
         "moves": [m.to_json() for m in moves],
-        "start_outlook": start_outlook,
         "covers": len(moves),
-        "setting": dict(REVIEW_SETTING),
+        "setting": copy.deepcopy(REVIEW_SETTING),
     }
 
 
-def turning_point(moves: list[MoveReview], start_outlook: float) -> dict[str, Any] | None:
-    """The move after which the outlook fell furthest; the first such move on a tie."""
-    found, fall_at, before = None, 0.0, start_outlook
+def turning_point(moves: list[MoveReview], start_chance: float) -> dict[str, Any] | None:
+    """The move after which the chance fell furthest; the first such move on a tie."""
+    found, fall_at, before = None, 0.0, start_chance
     for m in moves:
-        fall = before - m.outlook
+        fall = before - m.chance
         if fall >= TURNING_POINT_DROP and fall > fall_at:
             found, fall_at = m, fall
-        before = m.outlook
+        before = m.chance
     if found is None:
         return None
     return {

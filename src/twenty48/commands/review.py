@@ -24,10 +24,15 @@ from twenty48.rules import DEFAULT_SIZE
 from twenty48.store import Player, Store, transfer
 from twenty48.variants import CLASSIC, VARIANTS
 
-HELP = "Grade every move of a game against the solver; print the accuracy, turning point and mistakes."
+HELP = (
+    "Grade every move of a game against the solver and estimate the chance of its next tile from every "
+    "position; print the accuracy, turning point and mistakes."
+)
 
 #: The grades the mistakes table lists.
 LISTED = ("mistake", "blunder")
+#: The largest falls of the chance listed.
+FALLS = 5
 #: Seconds between two words to the store on a review it keeps (``twenty48.store.reviews``).
 HEARTBEAT_S = 1.0
 
@@ -184,15 +189,23 @@ def summary_lines(review: dict[str, Any]) -> list[str]:
     else:
         lines = [f"accuracy: {review['accuracy']:.1f} % over {graded} graded moves of {len(moves)}"]
     lines.append("grades: " + ", ".join(f"{grade} {count}" for grade, count in review["grades"].items()))
+    target = review["target"]
+    lines.append(f"chance of reaching {target} at the start: {review['start_chance']:.0f} %")
     turn = review["turning_point"]
     if turn is None:
-        lines.append("turning point: none (the outlook never fell)")
+        lines.append("turning point: none (the chance never fell)")
     else:
-        better = "" if turn["best"] in (None, turn["played"]) else f", {turn['best']} was better"
-        fall = f"the outlook fell {turn['fall']:.1f} points"
-        lines.append(f"turning point: move {turn['n']}, {turn['played']}{better}: {fall}")
+        lines.append(f"turning point: {_fall_text(moves[turn['n'] - 1], turn['fall'], target)}")
     setting = review["setting"]
-    lines.append(f"setting: {setting['nodes']:,} chance nodes a position, solver version {setting['solver']}")
+    chance = setting["chance"]
+    lines.append(
+        f"setting: {setting['nodes']:,} chance nodes a position, solver version {setting['solver']}; "
+        f"chances from {chance['continuations']} continuations at depth {chance['depth']}"
+    )
+    falls = largest_falls(review)
+    if falls:
+        lines += ["", "largest falls of the chance:"]
+        lines += [f"  {_fall_text(m, fall, target)}" for m, fall in falls]
     listed = [m for m in moves if m["grade"] in LISTED]
     if not listed:
         lines.append("no mistakes or blunders")
@@ -200,3 +213,25 @@ def summary_lines(review: dict[str, Any]) -> list[str]:
     lines += ["", f"{'move':>6}  {'played':<8}{'best':<8}{'loss':>5}  grade"]
     lines += [f"{m['n']:>6}  {m['played']:<8}{m['best']:<8}{m['loss']:>5}  {m['grade']}" for m in listed]
     return lines
+
+
+def largest_falls(review: dict[str, Any]) -> list[tuple[dict[str, Any], float]]:
+    """The moves after which the chance fell furthest (``FALLS`` at most, by at least the turning
+    point's smallest fall), each with its fall, the largest first (the earlier on a tie)."""
+    from twenty48.ai.review import TURNING_POINT_DROP
+
+    before = [review["start_chance"], *(m["chance"] for m in review["moves"])]
+    falls = [(m, before[i] - m["chance"]) for i, m in enumerate(review["moves"])]
+    ranked = sorted((f for f in falls if f[1] >= TURNING_POINT_DROP), key=lambda f: -f[1])
+    return ranked[:FALLS]
+
+
+def _fall_text(move: dict[str, Any], fall: float, target: int) -> str:
+    """The fall after ``move`` as a line: "move 212, down, left was better: the chance of reaching 512
+    fell from 81 % to 34 %"."""
+    better = "" if move["best"] in (None, move["played"]) else f", {move['best']} was better"
+    after = move["chance"]
+    return (
+        f"move {move['n']}, {move['played']}{better}: "
+        f"the chance of reaching {target} fell from {after + fall:.0f} % to {after:.0f} %"
+    )

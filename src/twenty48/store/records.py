@@ -207,7 +207,8 @@ class Stats:
     best: int | None
     mean: float | None
     median: float | None
-    #: Tile (2048 up to the largest reached) -> fraction of finished games whose largest tile reached it.
+    #: Tile (128 up to the one above the largest reached) -> fraction of finished games whose largest
+    #: tile reached it.
     reach: dict[int, float]
     first_reach: dict[int, FirstReach]
     #: Fraction of finished games won (a merge made 2048).

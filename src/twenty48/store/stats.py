@@ -1,28 +1,31 @@
 """A player's statistics in one variant, from SQL aggregates over the per-game summary columns.
 
 Every figure but ``games`` is over finished games (over, or replaced by a newer game). Reach rates
-and first reaches cover every tile from 2048 to the largest reached (2048 alone while none was).
+and first reaches cover every tile from ``REACH_FROM`` (128) up to the one above the largest reached,
+so a beginner sees the tiles within reach and the next one, not an empty 2048.
 """
 
 from __future__ import annotations
 
-from twenty48.rules import WINNING_TILE
+from twenty48.rules import MAX_TILE, WINNING_TILE
 from twenty48.store.backend import Connection, StatsQuery
 from twenty48.store.records import FirstReach, Stats
 
 #: How many of the last finished games ``Stats.recent`` holds.
 RECENT = 100
+#: The smallest tile whose reach rate and first reach are reported.
+REACH_FROM = 128
 
 
 def compute(db: Connection, query: StatsQuery) -> Stats:
     games, finished, best, mean, won = db.stats_totals(query)
     if finished == 0:
         return Stats.unfinished(query.variant, games)
-    exact = db.reach_counts(query, WINNING_TILE)
-    tiles = [WINNING_TILE]
-    while tiles[-1] < max(exact, default=WINNING_TILE):
+    exact = db.reach_counts(query, REACH_FROM)
+    tiles = [REACH_FROM]
+    while tiles[-1] <= max(exact, default=0) and tiles[-1] < MAX_TILE:
         tiles.append(tiles[-1] * 2)
-    firsts = db.first_reach(query, WINNING_TILE)
+    firsts = db.first_reach(query, REACH_FROM)
     current, longest = db.streaks(query, WINNING_TILE)
     return Stats(
         variant=query.variant,

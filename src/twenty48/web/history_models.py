@@ -89,7 +89,8 @@ class StatsAnswer(BaseModel):
     mean: float | None
     median: float | None
     reach: dict[str, float] = Field(
-        description="Tile (2048 up to the largest reached) -> fraction of finished games that reached it."
+        description="Tile (128 up to the one above the largest reached) -> fraction of finished games "
+        "that reached it."
     )
     first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
     win_rate: float | None

@@ -30,8 +30,12 @@ class ReviewedMove(BaseModel):
         "for a move after which every spawn ends the game); null when ungraded.",
     )
     grade: GradeName | None = Field(description="The move's grade; null for a single-tile move.")
-    outlook: float = Field(
-        ge=0, le=100, description="The solver's chance (%) of surviving the next spawns, after this move."
+    chance: float = Field(
+        ge=0,
+        le=100,
+        description="The chance (%) of reaching the target tile from the position after this move "
+        "and its spawn: the share of seeded continuations by the solver at depth 1 that make it; 0 "
+        "once the game is over.",
     )
 
 
@@ -40,19 +44,26 @@ class TurningPoint(BaseModel):
     played: str
     best: str | None
     loss: int | None
-    fall: float = Field(description="How far the outlook fell after this move (percentage points).")
+    fall: float = Field(description="How far the chance fell after this move (percentage points).")
+
+
+class ChanceSetting(BaseModel):
+    depth: int = Field(description="The depth the continuations' solver searches each move.")
+    continuations: int = Field(description="Continuations played from every position.")
+    cap: int = Field(description="Moves a continuation may play; one still going counts as not reaching.")
+    streams: int = Field(description="The seed of the continuations' spawn streams.")
 
 
 class ReviewSetting(BaseModel):
-    nodes: int = Field(description="Chance nodes the solver searches per position.")
-    outlook_depth: int = Field(description="Spawns ahead the outlook looks.")
+    nodes: int = Field(description="Chance nodes the solver searches per position to grade a move.")
     solver: int = Field(description="The solver version (twenty48.ai.solver.SOLVER_VERSION).")
+    chance: ChanceSetting = Field(description="How the chance of every position is estimated.")
 
 
 class ReviewStatus(BaseModel):
     game_id: int
     state: Literal["queued", "running", "done", "cancelled", "failed"]
-    done: int = Field(description="Moves graded so far.")
+    done: int = Field(description="Moves reviewed so far (graded, with their chance), the last first.")
     total: int = Field(description="Moves the review covers (the game's moves when it was asked for).")
     current: bool = Field(
         description="A done review at the server's review setting, of the game's line as it stands now "
@@ -63,13 +74,14 @@ class ReviewStatus(BaseModel):
         None, ge=0, le=100, description="Mean standing (0-100) of the graded moves; null with none."
     )
     grades: dict[GradeName, int] | None = Field(None, description="How many moves got each grade.")
+    target: int | None = Field(
+        None, description="The tile the chances are of: the next power of two above the game's largest."
+    )
+    start_chance: float | None = Field(None, ge=0, le=100, description="The chance of the starting position.")
     turning_point: TurningPoint | None = Field(
-        None, description="The move after which the outlook fell furthest; null if it never fell."
+        None, description="The move after which the chance fell furthest; null if it never fell."
     )
     moves: list[ReviewedMove] | None = Field(None, description="Every move of the line, graded.")
-    start_outlook: float | None = Field(
-        None, ge=0, le=100, description="The outlook of the starting position."
-    )
     covers: int | None = Field(
         None, description="The moves reviewed: the game's moves when the review was asked for."
     )

@@ -1,6 +1,7 @@
 """Game reviews in a background worker process, one at a time, at the lowest CPU priority.
 
-A review searches every position of a game (seconds to half a minute of every core), so it runs in
+A review searches every position of a game and plays continuations from each (seconds to a minute
+of every core), so it runs in
 a process of its own (``nice`` 19: the moves' event loop and the store thread always come first),
 never on the request path or the store thread. The process is started on the first review and
 kept for the next ones (its compiled kernels and tables stay warm).
@@ -26,6 +27,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -42,17 +44,20 @@ logger = logging.getLogger("twenty48.web")
 REPORT_S = 0.5
 #: Seconds between two looks at how busy the server is.
 TICK_S = 0.1
-#: The server's own CPU use (a share of one core) from which the review yields, and how long it
-#: then pauses after each position graded (a position takes about 3 ms).
+#: Seconds between two looks, in the child, at what the server last said (pause, stop).
+WATCH_S = 0.02
+#: The server's own CPU use (a share of one core) from which the review yields, and how long its
+#: searches then pause after each slice of ``twenty48.ai.pace.PACE_NODES`` chance nodes (2-4 ms of
+#: a core: a position takes 3 ms to grade and tens of milliseconds to estimate its chance).
 BUSY_SHARE = 0.2
 BUSY_PAUSE_MS = 25
 #: The nice value of the review process: the lowest priority there is.
 REVIEW_NICENESS = 19
-#: Positions a review grades per second, about, on a busy 2-core machine: for ``Retry-After``.
-POSITIONS_PER_S = 200
+#: Positions a review covers per second, about, on a busy 2-core machine: for ``Retry-After``.
+POSITIONS_PER_S = 100
 
-# Slots of the memory shared with the child: the job it works on, the moves it has graded, the job
-# to stop, and the milliseconds to pause after each position.
+# Slots of the memory shared with the child: the job it works on, the moves it has reviewed, the job
+# to stop, and the milliseconds its searches pause after each slice of nodes.
 _JOB, _DONE, _STOP, _PAUSE = 0, 1, 2, 3
 
 
@@ -179,7 +184,7 @@ class ReviewWorker:
                 break
             # nice 19 is not enough on its own: on a machine whose two vCPUs are one core's
             # hyperthreads, the review on the idle one halves the server's speed on the other.
-            # So while the server is busy the review pauses between positions.
+            # So while the server is busy the review's searches pause every few milliseconds.
             shared[_PAUSE] = BUSY_PAUSE_MS if server.since_last() >= BUSY_SHARE else 0
             now = time.perf_counter()
             if now - reported < REPORT_S:
@@ -229,17 +234,36 @@ def _start_child(shared: Any) -> None:
 
 def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
     """In the child: the review of ``game``, reporting progress; None once told to stop."""
+    from twenty48.ai import Pace
     from twenty48.ai.review import ReviewCancelled, review_game
     from twenty48.game import Game
 
     shared = _child_shared
+    pace = Pace()
+    over = threading.Event()
+
+    def watch() -> None:
+        # The server's word, passed on to the running searches: how long to pause (its load), and
+        # to stop (a cancel, a shutdown) at once rather than after the position in hand.
+        while True:
+            pace.pause(shared[_PAUSE] * 1000)
+            if shared[_STOP] == number:
+                pace.stop()
+            if over.wait(WATCH_S):
+                return
+
+    watcher = threading.Thread(target=watch, name="twenty48-review-pace", daemon=True)
+    watcher.start()
 
     def progress(done: int, _total: int) -> None:
         shared[_DONE] = done
-        if shared[_PAUSE]:
-            time.sleep(shared[_PAUSE] / 1000)
 
     try:
-        return review_game(Game.from_dict(game), progress=progress, cancelled=lambda: shared[_STOP] == number)
+        return review_game(
+            Game.from_dict(game), progress=progress, cancelled=lambda: shared[_STOP] == number, pace=pace
+        )
     except ReviewCancelled:
         return None
+    finally:
+        over.set()
+        watcher.join()

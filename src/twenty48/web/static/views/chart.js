@@ -74,12 +74,30 @@ export function barChart({ labels, values, format, top, text }) {
   return figure("bars", text.title, plot, dataTable(text.title, [text.label, text.value], rows), text.table);
 }
 
+// Room above the plot for a flag's name.
+const FLAG_ROOM = 12;
+
+// A point of note named above it: a dashed line from above the plot down to the point, the name at
+// its top, in room the picture gains above the plot (kept inside it sideways).
+function flagPoint(plot, point, label) {
+  const [x, y] = point.split(",").map(Number);
+  plot.setAttribute("viewBox", `0 ${-FLAG_ROOM} ${WIDTH} ${HEIGHT + FLAG_ROOM}`);
+  plot.append(svg("line", { class: "flag", x1: x, x2: x, y1: PAD.top - FLAG_ROOM + 2, y2: y }));
+  plot.append(svg("circle", { class: "flag-point", cx: x, cy: y, r: 2.5 }));
+  const room = (WIDTH - PAD.left - PAD.right) / 4;
+  const anchor = x < PAD.left + room ? "start" : x > WIDTH - PAD.right - room ? "end" : "middle";
+  const shift = anchor === "start" ? 3 : anchor === "end" ? -3 : 0;
+  const top = PAD.top - FLAG_ROOM + 1;
+  plot.append(svg("text", { class: "flag-label", x: x + shift, y: top, "text-anchor": anchor }, label));
+}
+
 /**
- * A line through `values` in order (oldest first), for the recent scores and a review's outlook;
+ * A line through `values` in order (oldest first), for the recent scores and a review's chance;
  * `text` as for barChart. Optional: `top` fixes the axis maximum, `labels` name the points in the
- * table (1, 2, ... otherwise), `marks` ([{index, kind}]) ring points of note (a review's mistakes).
+ * table (1, 2, ... otherwise), `marks` ([{index, kind}]) ring points of note (a review's mistakes),
+ * `flag` ({index, label}) marks one point and names it above it (a review's turning point).
  */
-export function lineChart({ values, format, text, top, labels, marks = [] }) {
+export function lineChart({ values, format, text, top, labels, marks = [], flag = null }) {
   const plot = canvas();
   const max = top ?? Math.max(1, ...values);
   axis(plot, max, format);
@@ -91,6 +109,8 @@ export function lineChart({ values, format, text, top, labels, marks = [] }) {
     const [cx, cy] = point.split(",");
     plot.append(svg("circle", { class: "dot", cx, cy, r: 3 }));
   }
+  // The flag first, so that a ring on the same point stays in sight.
+  if (flag) flagPoint(plot, points[flag.index], flag.label);
   for (const { index, kind } of marks) {
     const [cx, cy] = points[index].split(",");
     plot.append(svg("circle", { class: `mark ${kind}`, cx, cy, r: 3.5 }));

@@ -78,7 +78,7 @@ export class LeaderboardView {
     for (const control of [board, variant, day]) control.addEventListener("change", change);
 
     this.message = element("p", { class: "message", role: "status" });
-    this.table = element("table", { class: "games board-table" });
+    this.table = element("table", { class: "board-table" });
     const wrap = element("div", { class: "table-wrap" });
     wrap.append(this.table);
     this.mine = element("p", { class: "my-rank", "data-part": "me" });

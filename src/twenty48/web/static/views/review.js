@@ -1,19 +1,31 @@
-// The game review (#/review/GAME): the solver's grade of every move of one game, computed by the
-// server in the background (POST, then GET until done; Cancel is DELETE). Shown: the accuracy and
-// the count of each grade, the turning point, a chart of the outlook over the whole game with the
-// mistakes and blunders marked (a table of the same numbers behind it), and the list of mistakes
-// and blunders; each opens the replay viewer at the position it was played from, with the played
-// and the better move drawn on the board (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the
-// hint's words (i18n.js g*), from the one formula the server uses for both.
+// The game review (#/review/GAME): the solver's grade of every move of one game and the chance, from
+// every position, of reaching the game's next tile, computed by the server in the background (POST,
+// then GET until done; Cancel is DELETE). Shown: the accuracy and the count of each grade, the
+// turning point (the move after which the chance fell most) as one sentence, a chart of the chance
+// over the whole game with the turning point named above it and the mistakes and blunders ringed (a
+// table of the same numbers behind it), the moves after which the chance fell most, and folded
+// below them every move graded below good; each opens the replay viewer at the position it was
+// played from, with the played and the better move drawn on the board
+// (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the hint's words (i18n.js g*), from the one
+// formula the server uses for both.
 
 import { call } from "../api.js";
 import { lineChart } from "./chart.js";
 import { element, errorText } from "./dom.js";
 
 const POLL_MS = 700;
-const LISTED = new Set(["mistake", "blunder"]);
+// Ringed on the chart.
+const RINGED = new Set(["mistake", "blunder"]);
+const BELOW_GOOD = new Set(["inaccuracy", "mistake", "blunder"]);
 const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+// The largest falls listed first, and the smallest fall listed (points of chance).
+const FALLS = 5;
+const LEAST_FALL = 1;
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
+
+// The chance before the first move, then after each one.
+const chances = (review) => [review.start_chance, ...review.moves.map((m) => m.chance)];
+const percent = (value) => `${Math.round(value)} %`;
 
 export class ReviewView {
   constructor(root, { i18n, hud, ask }) {
@@ -117,8 +129,10 @@ export class ReviewView {
     this.timer = setTimeout(() => this.refresh(generation), POLL_MS);
   }
 
-  // A done job's status carries the review's own fields.
+  // A done job's status carries the review's own fields. One made before reviews had chances (an
+  // older setting, so never current) is offered again instead.
   result(review) {
+    if (review.target === undefined) return this.offer(this.t("reviewOutdated"));
     const parts = [this.summary(review)];
     if (!review.current) {
       const again = element("button", { class: "btn quiet", "data-part": "start-review" }, this.t("reviewAgain"));
@@ -136,48 +150,94 @@ export class ReviewView {
       box.append(element("dt", {}, label), element("dd", {}, value));
     };
     figure(this.t("accuracy"), review.accuracy === null ? "–" : `${review.accuracy.toFixed(1)} %`, "accuracy");
+    figure(this.t("startChance", { tile: review.target }), percent(review.start_chance), "start-chance");
     for (const grade of GRADES) figure(this.t(`g${grade}`), String(review.grades[grade]), `grade-${grade}`);
     const turn = review.turning_point;
     const line = element("p", { "data-part": "turning-point" });
     if (!turn) line.textContent = this.t("noTurningPoint");
-    else {
-      line.append(`${this.t("turningPoint")}: `, this.link(turn, this.t("moveN", { n: turn.n })));
-      line.append(` · ${this.t("outlookFell", { n: Math.round(turn.fall) })}`);
-    }
+    else line.append(`${this.t("turningPoint")}: `, this.story(review, review.moves[turn.n - 1]));
     const wrap = element("div", { class: "review-summary" });
     wrap.append(figures, line);
     return wrap;
   }
 
-  // The outlook before the first move and after each one; mistakes and blunders marked.
+  // The chance before the first move and after each one; the turning point named above it, the
+  // mistakes and blunders ringed.
   chart(review) {
-    const values = [review.start_outlook, ...review.moves.map((m) => m.outlook)];
-    const marks = review.moves.filter((m) => LISTED.has(m.grade)).map((m) => ({ index: m.n, kind: m.grade }));
+    const values = chances(review);
+    const marks = review.moves.filter((m) => RINGED.has(m.grade)).map((m) => ({ index: m.n, kind: m.grade }));
+    const turn = review.turning_point;
     return lineChart({
       values,
       top: 100,
       labels: values.map((_, i) => String(i)),
       marks,
+      flag: turn ? { index: turn.n, label: this.t("moveN", { n: turn.n }) } : null,
       format: (v) => `${Math.round(v)}`,
-      text: { title: this.t("outlookTitle"), table: this.t("showTable"), label: this.t("moveNo"), value: this.t("outlook") },
+      text: {
+        title: this.t("chanceTitle", { tile: review.target }),
+        table: this.t("showTable"),
+        label: this.t("moveNo"),
+        value: this.t("chance"),
+      },
     });
   }
 
+  // The moves after which the chance fell most, each one sentence with its grade; then, folded,
+  // every move graded below good in the order played.
   mistakes(review) {
     const section = element("section", { class: "mistakes" });
-    section.append(element("h3", {}, this.t("mistakesTitle")));
-    const listed = review.moves.filter((m) => LISTED.has(m.grade));
-    if (!listed.length) {
-      section.append(element("p", {}, this.t("noMistakes")));
+    section.append(element("h3", {}, this.t("fallsTitle")));
+    const before = chances(review);
+    const falls = review.moves
+      .map((m) => ({ m, fall: before[m.n - 1] - m.chance }))
+      .filter(({ fall }) => fall >= LEAST_FALL)
+      .sort((a, b) => b.fall - a.fall || a.m.n - b.m.n)
+      .slice(0, FALLS);
+    if (!falls.length) section.append(element("p", {}, this.t("noFalls")));
+    else {
+      const list = section.appendChild(element("ol", { class: "fall-list" }));
+      for (const { m } of falls) list.append(this.item(this.story(review, m), m));
+    }
+    const below = review.moves.filter((m) => BELOW_GOOD.has(m.grade));
+    if (!below.length) {
+      section.append(element("p", { "data-part": "no-mistakes" }, this.t("noMistakes")));
       return section;
     }
-    const list = section.appendChild(element("ol", { class: "mistake-list" }));
-    for (const m of listed) {
-      const item = list.appendChild(element("li", { "data-grade": m.grade }));
+    const folded = section.appendChild(element("details", { class: "below-good" }));
+    // English says "the 1 move"; Japanese and Chinese have one form (their rules never pick "one").
+    const one = new Intl.PluralRules(this.i18n.lang).select(below.length) === "one";
+    folded.append(element("summary", {}, this.t(one ? "belowGoodOne" : "belowGood", { n: below.length })));
+    const list = folded.appendChild(element("ol", { class: "mistake-list" }));
+    for (const m of below) {
       const text = this.t("mistakeItem", { n: m.n, played: this.move(m.played), best: this.move(m.best), loss: m.loss });
-      item.append(this.link(m, text), " ", element("span", { class: `grade ${m.grade}` }, this.t(`g${m.grade}`)));
+      list.append(this.item(this.link(m, text), m));
     }
     return section;
+  }
+
+  // A list item: `content`, then move `m`'s grade when it is below good.
+  item(content, m) {
+    const item = element("li", m.grade ? { "data-grade": m.grade } : {});
+    item.append(content);
+    if (BELOW_GOOD.has(m.grade)) item.append(" ", element("span", { class: `grade ${m.grade}` }, this.t(`g${m.grade}`)));
+    return item;
+  }
+
+  // "move 212: ↓ Down, better ← Left — your chance of reaching 512 fell from 81 % to 34 %", a link
+  // to the replay at the position the move was played from.
+  story(review, m) {
+    const before = m.n === 1 ? review.start_chance : review.moves[m.n - 2].chance;
+    const better = m.best && m.best !== m.played;
+    const vars = {
+      n: m.n,
+      played: this.move(m.played),
+      best: better ? this.move(m.best) : "",
+      tile: review.target,
+      from: Math.round(before),
+      to: Math.round(m.chance),
+    };
+    return this.link(m, this.t(better ? "fell" : "fellBest", vars));
   }
 
   // A link to the replay at the position move `m` was played from, the played and better move drawn.
