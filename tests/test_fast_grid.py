@@ -87,3 +87,10 @@ def test_spawns_and_new_boards_equal_the_games(size):
                 cell = grid.spawn(before, np.uint64(seed), np.uint64(1 + game.moves))
                 assert cell == turn.spawn[0]
                 assert fast.from_grid(before, size) == game.board
+
+
+def test_the_bitboard_holds_only_4x4_boards():
+    board = Board.from_rows([[2, 0, 0], [0, 4, 0], [0, 0, 8]])
+    assert not fast.representable(board)
+    with pytest.raises(ValueError, match="a bitboard holds a 4x4 board, this one is 3x3"):
+        fast.to_bitboard(board)

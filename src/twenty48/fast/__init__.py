@@ -46,7 +46,7 @@ from twenty48.fast.bitboard import (
     spawn,
 )
 from twenty48.fast.tables import BITBOARD_MAX_EXPONENT
-from twenty48.rules import CELLS, Board, BoardSize
+from twenty48.rules import CELLS, DEFAULT_SIZE, Board, BoardSize
 
 __all__ = [
     "BITBOARD_MAX_EXPONENT",
@@ -75,8 +75,9 @@ __all__ = [
 
 
 def representable(board: Board) -> bool:
-    """Whether every tile fits a 4-bit exponent (no tile above 32768)."""
-    return board.max_tile <= 1 << BITBOARD_MAX_EXPONENT
+    """Whether the bitboard holds ``board``: a 4x4 board whose every tile fits a 4-bit exponent (no
+    tile above 32768). Boards of other sizes play on ``twenty48.fast.grid``."""
+    return board.size == DEFAULT_SIZE and board.max_tile <= 1 << BITBOARD_MAX_EXPONENT
 
 
 def exponents(board: Board) -> list[int]:
@@ -93,7 +94,9 @@ def pack(exponents: Iterable[int]) -> np.uint64:
 
 
 def to_bitboard(board: Board) -> np.uint64:
-    """Pack a board; ValueError if it holds a tile above 32768."""
+    """Pack a 4x4 board; ValueError for another size or a tile above 32768."""
+    if board.size != DEFAULT_SIZE:
+        raise ValueError(f"a bitboard holds a 4x4 board, this one is {board.size}")
     if not representable(board):
         raise ValueError(
             f"a bitboard holds tiles up to {1 << BITBOARD_MAX_EXPONENT}, this board has {board.max_tile}"
