@@ -42,6 +42,7 @@ __all__ = [
     "move",
     "new_board",
     "place",
+    "place_exponent",
     "slide_line",
     "spawn",
 ]
@@ -191,11 +192,10 @@ def max_exponent(b: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def place(b: np.ndarray, h: np.uint64) -> int:
-    """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does, and
-    return its cell. The board must have an empty cell."""
+def place_exponent(b: np.ndarray, h: np.uint64, exponent: int) -> int:
+    """Put a tile of ``2**exponent`` on the empty cell that the low 32 bits of ``h`` pick, as
+    ``spawns.split_draw`` does, and return its cell. The board must have an empty cell."""
     k = ((h & _LOW32) * np.uint64(count_empty(b))) >> _U32
-    exponent = 2 if (((h >> _U32) * _U10) >> _U32) == 0 else 1
     for i in range(b.shape[0]):
         if b[i] == 0:
             if k == 0:
@@ -203,6 +203,13 @@ def place(b: np.ndarray, h: np.uint64) -> int:
                 return i
             k -= np.uint64(1)
     return -1
+
+
+@njit(cache=True, nogil=True)
+def place(b: np.ndarray, h: np.uint64) -> int:
+    """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does (its
+    high 32 bits pick a 4 one time in ten, else a 2), and return its cell."""
+    return place_exponent(b, h, 2 if (((h >> _U32) * _U10) >> _U32) == 0 else 1)
 
 
 @njit(cache=True, nogil=True)
