@@ -16,6 +16,7 @@ from twenty48 import Board, BoardSize, Direction, Game, fast
 from twenty48.ai import DEFAULT, Heuristic, analyse, best_move, grid_search, rank_moves, search
 from twenty48.ai.budget import node_budget
 from twenty48.ai.play import play_game, summarize
+from twenty48.ai.review import GRADES, positions, review_game
 from twenty48.ai.standing import standings
 from twenty48.rules import two_largest
 
@@ -197,3 +198,14 @@ def test_whole_small_games_are_played_to_their_end():
     assert summary["size"] == "2x3" and set(summary["reach"]) == {"16", "32", "64", "128"}
     reach = summary["reach"]["16"]
     assert 0 <= reach["low"] <= reach["rate"] <= reach["high"] <= 1
+
+
+def test_a_review_grades_the_moves_of_a_game_of_another_size():
+    game = Game.new(2, size="3x3")
+    for direction in ("up", "left", "down", "right") * 3:
+        game.move(direction)
+    review = review_game(game)
+    assert [m["played"] for m in review["moves"]] == [str(a) for a in game.actions]
+    assert all(m["grade"] in GRADES for m in review["moves"])
+    assert review["target"] == 2 * game.board.max_tile
+    assert positions(game)[-1] == game.board
