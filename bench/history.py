@@ -33,7 +33,7 @@ from timing import timed
 from twenty48.ai import best_move
 from twenty48.game import Game
 from twenty48.store import Store
-from twenty48.store.checkpoints import CHECKPOINT_EVERY
+from twenty48.store.games.checkpoints import CHECKPOINT_EVERY
 from twenty48.web.history_models import positions_json
 
 PAGE = 1000

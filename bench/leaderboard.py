@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from timing import timed
-from twenty48.store import Store, open_store
-from twenty48.store.location import parse_location
+from twenty48.store import Store, open_store, parse_location
 
 DAYS = 10
 TODAY = datetime(2026, 12, 1, tzinfo=UTC)
@@ -50,7 +49,7 @@ class Raw:
         else:
             import psycopg
 
-            from twenty48.store.dialect import PostgresSQL
+            from twenty48.store.backends.postgres_dialect import PostgresSQL
 
             conn = psycopg.connect(location, autocommit=True)
             self.db = PostgresSQL(conn)

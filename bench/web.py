@@ -48,8 +48,7 @@ import uvloop
 
 from twenty48.game import Game
 from twenty48.rules import Board
-from twenty48.store import StoreError, open_store
-from twenty48.store.location import parse_location
+from twenty48.store import StoreError, open_store, parse_location
 from twenty48.web.guard import COOKIE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))

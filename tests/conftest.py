@@ -137,7 +137,7 @@ def raw_sql(location: Path | str):
                 return db.execute(statement, params).fetchall()
         import psycopg
 
-        from twenty48.store.dialect import translate
+        from twenty48.store.backends.postgres_dialect import translate
 
         with psycopg.connect(location, autocommit=True) as conn:
             cursor = conn.execute(translate(statement), params)

@@ -15,11 +15,11 @@ from twenty48.store import (
     GameNotFoundError,
     StaleRevisionError,
     Store,
-    codec,
     open_store,
     schema,
     transfer,
 )
+from twenty48.store.games import codec
 
 DAY = "2026-12-01"
 NEXT_DAY = "2026-12-02"

@@ -10,7 +10,8 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store import ImportRefusedError, Store, checkpoints, transfer
+from twenty48.store import ImportRefusedError, Store, transfer
+from twenty48.store.games import checkpoints
 
 START = Board.from_rows([[512, 256, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
 

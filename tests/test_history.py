@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from twenty48.game import Game, Turn
 from twenty48.rules import Board, Direction
-from twenty48.store import GameNotFoundError, Store, codec, open_store, schema
-from twenty48.store.checkpoints import CHECKPOINT_EVERY, reached
-from twenty48.store.history import MAX_POSITIONS
+from twenty48.store import MAX_POSITIONS, GameNotFoundError, Store, open_store, schema
+from twenty48.store.games import codec
+from twenty48.store.games.checkpoints import CHECKPOINT_EVERY, reached
 
 START = Board.from_rows([[1024, 512, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
 

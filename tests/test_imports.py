@@ -9,8 +9,9 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.rules import MAX_START_SCORE, MAX_TILE, Board
-from twenty48.store import ImportRefusedError, Store, codec, imports, open_store, transfer
-from twenty48.store.imports import ImportBudget, ImportJob, ImportStoppedError
+from twenty48.store import ImportBudget, ImportRefusedError, ImportStoppedError, Store, open_store, transfer
+from twenty48.store.games import codec
+from twenty48.store.transfer import imports
 
 START = Board.from_rows([[512, 256, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
 
@@ -95,7 +96,7 @@ def test_a_stopped_import_stores_nothing_and_deletes_what_it_staged(store: Store
     player = store.local_player().id
     games = transfer.read_file(history([one_move(seed) for seed in range(30)]))
     budget = ImportBudget()
-    job = ImportJob(store, player, games)
+    job = store.import_job(player, games)
     with pytest.raises(ImportStoppedError, match="the client hung up"):
         for step in job.steps():
             budget.check()
@@ -113,7 +114,7 @@ def test_what_a_killed_import_left_goes_with_the_next_import(
     store: Store, raw_sql, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     player = store.local_player().id
-    killed = ImportJob(store, player, transfer.read_file(history([one_move(seed) for seed in range(5)])))
+    killed = store.import_job(player, transfer.read_file(history([one_move(seed) for seed in range(5)])))
     for step in killed.steps():
         step()
         if killed.progress[0] == 5:
@@ -131,7 +132,7 @@ def test_what_a_killed_import_left_goes_with_the_next_import(
 def test_two_imports_of_one_file_store_it_once(store: Store, raw_sql) -> None:
     player = store.local_player().id
     games = transfer.read_file(history([one_move(seed) for seed in range(8)]))
-    first = ImportJob(store, player, games)
+    first = store.import_job(player, games)
     steps = first.steps()
     for step in steps:
         step()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from twenty48.names import MAX_LENGTH, MAX_MARKS, NameRefused, check
 from twenty48.store import NameTakenError, PlayerNotFoundError, TransferCodeError, open_store
-from twenty48.store.players import TRANSFER_SECONDS
+from twenty48.store.players.operations import TRANSFER_SECONDS
 
 
 @pytest.mark.parametrize(

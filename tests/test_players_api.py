@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twenty48.store import Store
-from twenty48.store.players import TRANSFER_SECONDS
+from twenty48.store.players.operations import TRANSFER_SECONDS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import CLAIMS_PER_MINUTE

@@ -25,7 +25,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import NameTakenError, open_store
-from twenty48.store.postgres import NAMES_LOCK
+from twenty48.store.backends.postgres import NAMES_LOCK
 
 pytestmark = pytest.mark.slow
 

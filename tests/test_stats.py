@@ -7,13 +7,14 @@ import statistics
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store, open_store
-from twenty48.store.sqlite import SQLiteBackend
+from twenty48.store.backends.sqlite import SQLiteBackend
 
 BIG = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
 #: The tiles whose first reaches the statistics report: 128 and up.
@@ -143,8 +144,9 @@ def test_streak_breaks_on_a_game_below_2048(store: Store) -> None:
 
 
 class _WriterBetweenStatements:
-    """A real SQLite backend whose first read statement is followed, before the next one, by
-    another process-like writer (a second ``Store`` on the same file) adding a finished game."""
+    """A real SQLite backend whose reads are each followed, after their first statement and before
+    the next one, by another process-like writer (a second ``Store`` on the same file) adding a
+    finished game."""
 
     def __init__(self, path: Path, writer: Store, player: int) -> None:
         self._backend = SQLiteBackend.open(path, group_commit=False)
@@ -172,19 +174,21 @@ class _WriterBetweenStatements:
 
 
 class _Interleaving:
-    def __init__(self, db: object, owner: _WriterBetweenStatements) -> None:
+    """A read transaction's connection that lets the writer in after its first statement."""
+
+    def __init__(self, db: Any, owner: _WriterBetweenStatements) -> None:
         self._db, self._owner = db, owner
+        self._first = True
 
     def __getattr__(self, name: str) -> object:
-        primitive = getattr(self._db, name)
+        return getattr(self._db, name)
 
-        def called(*args: object, **kwargs: object) -> object:
-            found = primitive(*args, **kwargs)
-            if name == "stats_totals":
-                self._owner.interleave()
-            return found
-
-        return called
+    def execute(self, *args: object) -> object:
+        found = self._db.execute(*args)
+        if self._first:
+            self._first = False
+            self._owner.interleave()
+        return found
 
 
 def test_a_statistic_reads_one_snapshot_while_another_process_writes(tmp_path: Path) -> None:
@@ -197,8 +201,8 @@ def test_a_statistic_reads_one_snapshot_while_another_process_writes(tmp_path: P
         with Store(backend) as reader:
             seen = reader.stats(player, "classic")
             assert backend.interleaved == 1
-            # The game added between the totals and the rest is in none of the figures: the totals
-            # said 3 games, 2 finished (the newest is current), and so do the rest.
+            # The game added after the read's first statement is in none of the figures: the totals
+            # say 3 games, 2 finished (the newest is current), and so do the rest.
             assert (seen.games, seen.finished, len(seen.recent)) == (3, 2, 2)
             after = reader.stats(player, "classic")
             assert (after.games, after.finished, len(after.recent)) == (4, 3, 3)

@@ -25,11 +25,11 @@ from twenty48.store import (
     Store,
     StoreError,
     StoreUnreadableError,
-    durability,
-    migrations,
     open_store,
     schema,
 )
+from twenty48.store.backends import sqlite_durability as durability
+from twenty48.store.schema import migrations
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])

@@ -7,8 +7,7 @@ import logging
 import pytest
 
 from twenty48.cli import main
-from twenty48.store import Store, StoreError
-from twenty48.store.location import parse_location, redact
+from twenty48.store import Store, StoreError, parse_location, redact
 
 
 @pytest.mark.parametrize(
@@ -60,7 +59,7 @@ def test_a_bad_or_unreachable_url_is_one_line_without_the_password(url: str, cap
 
 
 def test_the_pools_reconnect_warnings_are_one_line_without_the_password(caplog) -> None:
-    import twenty48.store.postgres  # noqa: F401  (the filter comes with the backend)
+    import twenty48.store.backends.postgres  # noqa: F401  (the filter comes with the backend)
 
     url = "postgresql://ada:hunter2@db/app"
     with caplog.at_level(logging.WARNING, logger="psycopg.pool"):

@@ -17,9 +17,9 @@ from twenty48.store import (
     open_store,
     transfer,
 )
-from twenty48.store.ranking import DAILY_SECRET, daily_key
+from twenty48.store.games.rows import MAX_ACTIONS_PER_S, PACE_WINDOW
+from twenty48.store.ranking.operations import DAILY_SECRET, daily_key
 from twenty48.store.records import Daily
-from twenty48.store.rows import MAX_ACTIONS_PER_S, PACE_WINDOW
 
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
@@ -276,7 +276,8 @@ def test_migration_6_leaves_older_games_unranked_and_dates_the_ended_ones(tmp_pa
     import json
     import sqlite3
 
-    from twenty48.store import codec, schema
+    from twenty48.store import schema
+    from twenty48.store.games import codec
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)

@@ -9,7 +9,7 @@ import pytest
 
 from twenty48.game import Game
 from twenty48.store import GameNotFoundError, open_store
-from twenty48.store.reviews import STALE_S
+from twenty48.store.reviews.operations import STALE_S
 
 SETTING = {"nodes": 100, "solver": 1}
 REVIEW = {"accuracy": 90.0, "covers": 2, "moves": [], "setting": SETTING}

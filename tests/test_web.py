@@ -15,7 +15,7 @@ from twenty48.game import Game
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store, StoreError
-from twenty48.store import sqlite as sqlite_module
+from twenty48.store.backends import sqlite as sqlite_module
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY

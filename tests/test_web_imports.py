@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from twenty48.game import Game
 from twenty48.rules import MAX_TILE, Board
-from twenty48.store import Store, imports, transfer
-from twenty48.store.transfer import MAX_IMPORT_GAMES
+from twenty48.store import MAX_IMPORT_GAMES, Store, transfer
+from twenty48.store.transfer import imports
 from twenty48.web import create_app
 from twenty48.web.app import stop_work
 from twenty48.web.guard import MAX_IMPORT_BODY

@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 
 from twenty48.commands.storage import add_db_argument, with_database
-from twenty48.store import ID_LIMIT, Store
-from twenty48.store.records import Profile
+from twenty48.store import ID_LIMIT, Profile, Store
 
 HELP = "Moderate the leaderboards: list players and their games, hide, unhide or rename a player."
 

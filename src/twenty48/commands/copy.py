@@ -15,8 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from twenty48.store import StoreError
-    from twenty48.store.location import is_postgres, postgres_backend, redact
+    from twenty48.store import StoreError, copy_store, is_postgres, redact
 
     if not args.source.is_file():
         print(f"2048: {args.source} is not a file", file=sys.stderr)
@@ -25,9 +24,6 @@ def run(args: argparse.Namespace) -> int:
         if not is_postgres(args.target):
             print("2048: --to must be a postgresql:// URL", file=sys.stderr)
             return 2
-        postgres_backend()
-        from twenty48.store.copy import copy_store
-
         result = copy_store(args.source, args.target)
     except StoreError as exc:
         print(f"2048: {exc}", file=sys.stderr)

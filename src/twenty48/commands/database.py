@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from twenty48.store.location import Location
+from twenty48.store import Location
 
 
 def parse_db(text: str) -> Location:
     """An argparse type: the SQLite file or PostgreSQL URL ``--db`` names; a URL of another scheme
     is refused by name (exit 2)."""
-    from twenty48.store import StoreError
-    from twenty48.store.location import parse_location
+    from twenty48.store import StoreError, parse_location
 
     try:
         return parse_location(text)

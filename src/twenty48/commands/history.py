@@ -8,8 +8,7 @@ from datetime import datetime
 
 from twenty48.commands.hint import bounded_int
 from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
-from twenty48.store import GameSummary, Player, Store
-from twenty48.store.games import SORTS
+from twenty48.store import GAME_SORTS, GameSummary, Player, Store
 from twenty48.variants import VARIANTS
 
 HELP = "List your games, newest first (or by score or largest tile), as a table or JSON."
@@ -22,7 +21,7 @@ MAX_LIMIT = 100_000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sort",
-        choices=SORTS,
+        choices=GAME_SORTS,
         default="date",
         help="date: newest first; score, max_tile: highest first, ties newest first (default %(default)s)",
     )

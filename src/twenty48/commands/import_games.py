@@ -4,7 +4,7 @@ Every game is replayed (``twenty48.store.transfer.read_file``); a file that is n
 game or history file, holds a game that does not replay as recorded, or is past the command's
 bounds (``MAX_GAMES`` games, ``MAX_SECONDS`` seconds in all) is refused whole (exit 2, the reason
 in one line) and nothing is stored. Games already present are skipped. The games are stored in
-short steps (``twenty48.store.imports``), so that a server on the same database keeps answering its
+short steps (``twenty48.store.transfer.imports``), so that a server on the same database keeps answering its
 players; a progress bar shows on stderr when it is a terminal. Ctrl-C stops it, storing nothing.
 """
 
@@ -15,8 +15,7 @@ import json
 from pathlib import Path
 
 from twenty48.commands.storage import Refused, add_db_argument, with_store
-from twenty48.store import ImportResult, Player, Store, transfer
-from twenty48.store.imports import ImportBudget
+from twenty48.store import ImportBudget, ImportResult, Player, Store, transfer
 
 HELP = "Import a game or history file written by `2048 export` or the browser game's export."
 

@@ -15,8 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from twenty48.store import Store, StoreError
-    from twenty48.store.location import migrate_database, redact
+    from twenty48.store import Store, StoreError, migrate_database, redact
 
     location = args.db if args.db is not None else Store.default_path()
     try:

@@ -287,8 +287,7 @@ def has_display() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from twenty48.store import StoreError, open_store
-    from twenty48.store.location import is_postgres
+    from twenty48.store import StoreError, is_postgres, open_store
     from twenty48.web import create_app
     from twenty48.web.app import stop_work
     from twenty48.web.server import QuietServer, server_config
@@ -364,7 +363,7 @@ def _run_workers(
 ) -> int:
     """``args.workers`` processes answering on ``sock``, each with its own store on the database;
     uvicorn's supervisor starts them, and starts a new one when one dies."""
-    from twenty48.store.location import parse_location, redact
+    from twenty48.store import parse_location, redact
     from twenty48.web import served
     from twenty48.web.server import run_workers, server_config
 

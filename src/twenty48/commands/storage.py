@@ -19,6 +19,7 @@ from twenty48.store import (
     ID_LIMIT,
     GameNotFoundError,
     ImportRefusedError,
+    Location,
     NameTakenError,
     Player,
     PlayerNotFoundError,
@@ -26,7 +27,6 @@ from twenty48.store import (
     StoreError,
     open_store,
 )
-from twenty48.store.location import Location
 
 
 class Refused(Exception):

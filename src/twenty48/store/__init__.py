@@ -1,7 +1,9 @@
-"""The store: players, their games, every accepted action, best scores, in one SQLite database.
+"""The store: players, their games, every accepted action, best scores, leaderboards, reviews.
 
-One database file holds everything; the browser server and the terminal game open the same file
-(each process through its own ``Store``) and may run at the same time.
+One database holds everything: an SQLite file (the default: the browser server and the terminal
+game open the same file, each process through its own ``Store``, and may run at the same time), or
+a PostgreSQL database (any number of server processes, on any number of machines). Both run the
+same statements and the same migrations and give the same guarantees (below).
 
 API (every game operation is scoped to a player: another player's game is ``GameNotFoundError``)::
 
@@ -33,6 +35,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.delete_game(player.id, game_id)
     store.export_game(player.id, game_id)     # {"format": "twenty48-game/2", ...}; export_history(...)
     store.import_games(player.id, transfer.read_file(data))   # ImportResult; ImportRefusedError
+    job = store.import_job(player.id, games)  # the same import in steps (transfer.imports)
     store.claim_import(player.id, seconds=40.0)  # the player's one import in flight (as claim_hint)
     store.take_new_game(player.id, per_minute=30)  # 0.0, or the seconds until a new game is allowed
     lease = store.claim_hint(player.id, seconds=30.0)  # the player's one hint in flight (None: taken)
@@ -40,14 +43,14 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.set_name(player.id, "Ada")          # a display name (twenty48.names); set_hidden(player.id, True)
     code = store.new_transfer(player.id)      # a one-time code; store.claim_transfer(code.code, token)
     store.leaderboard("all-time", "classic", player_id=player.id)  # Leaderboard: a page and "me"
-    store.public_replay(game_id, today)       # a game on the boards, for anyone; public_positions(...)
+    store.public_replay(game_id, today)       # a game on a leaderboard, for anyone; public_positions(...)
     record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
     record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
-    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's board)
+    store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank on the day's leaderboard)
     record = store.adopt_pending(player.id, game)  # a new visitor's first game
     store.server_secret("daily")              # 32 random bytes, made once, kept in the database
     store.request_review(player.id, game_id, setting)  # a game review's job, or the stored review
-    store.review_status(player.id, game_id, setting)   # its state, progress and review (reviews.py)
+    store.review_status(player.id, game_id, setting)   # its state, progress and review (reviews)
     store.damaged_games(player.id)            # DamagedGame list: games found damaged, and their repair
     store.flush()                             # with group_commit=True: make the commits durable
     store.close()                             # or use ``with Store.open(path) as store:``
@@ -55,10 +58,13 @@ API (every game operation is scoped to a player: another player's game is ``Game
 Guarantees:
 
 - **One transaction per accepted action.** ``move``, ``undo`` and ``keep_going`` load, apply and write
-  inside one ``BEGIN IMMEDIATE`` transaction and return only after ``COMMIT`` (WAL mode,
-  ``synchronous=FULL``: the commit is on disk), so whatever a caller acknowledges survives a crash,
-  of the process or of the machine. An illegal move (the board does not change) writes nothing.
-- **Group commit.** ``Store.open(path, group_commit=True)`` keeps one transaction per action but
+  inside one write transaction that holds the player's write lock from its start (SQLite:
+  ``BEGIN IMMEDIATE``, the whole file's; PostgreSQL: the player's row, ``SELECT ... FOR UPDATE``),
+  and return only after ``COMMIT`` is durable (SQLite: WAL mode, ``synchronous=FULL``; PostgreSQL:
+  ``synchronous_commit=on``), so whatever a caller acknowledges survives a crash, of the process or
+  of the machine, and a player's actions take turns across every process. An illegal move (the
+  board does not change) writes nothing.
+- **Group commit** (SQLite). ``Store.open(path, group_commit=True)`` keeps one transaction per action but
   shares the disk flush: commits reach the operating system at once (surviving a crash of the
   process) and ``store.flush()`` makes all of them durable with one ``fsync`` of the write-ahead log.
   A server answering many players calls ``flush()`` after each batch of actions and acknowledges
@@ -85,7 +91,8 @@ Guarantees:
   ``twenty48.names.NameRefused``).
 - **Opening changes nothing it should not.** A file is recognised (SQLite header, application id,
   schema version) and checked (``PRAGMA quick_check``) before anything is written to it, so a foreign
-  or damaged file is refused exactly as it was found. An existing empty (0-byte) file is refused too:
+  or damaged file is refused exactly as it was found; a PostgreSQL database that holds other tables
+  is refused the same way. An existing empty (0-byte) file is refused too:
   a new database is made only where no file is. Only the default location's directory is created;
   ``database_path`` refuses a URL (``scheme://...``) by name.
 - **Damaged games.** Opening a database repairs what an older version wrote wrongly and reports it
@@ -94,42 +101,39 @@ Guarantees:
   unreadable is set aside, and its player's current game pointer is cleared. The rest of the
   database is untouched.
 
-Layout, and the seam for a second database::
+Layout: by feature, each with its operations (the rules, one part of ``Store``) and its ``sql``
+(the statements both backends run, functions that take the connection)::
 
-    records.py     Player, GameRecord, MoveOutcome, GameSummary, Replay, DamagedGame
-    errors.py      the exception tree; ``refusal``: a Game's IllegalAction -> the store's error
-    backend.py     Backend / Connection: the primitive operations a database must provide
-    games.py       Store: every operation and the rules of an action, once, against a Backend
-    rows.py        its transactions, and a game's row loaded, checked, saved and answered
-    codec.py       a Game as stored: state JSON, separate action log, listing columns
-    cache.py       the LRU of deserialised games, keyed by revision
-    sqlite.py      the SQLite backend: statements, BEGIN IMMEDIATE, busy and damage errors
-    durability.py  WAL, synchronous=FULL or group commit with one fsync per flush, set_aside
-    schema.py      the list of migrations and SQLite's ``PRAGMA user_version`` bookkeeping
-    migrations.py  the migrations themselves, in the SQL both backends share
-    history.py     positions, statistics, deletion, hints asked, export (part of Store)
-    imports.py     imports stored in short steps, all or nothing, bounded (part of Store)
-    sqlite_imports.py  their statements
-    checkpoints.py checkpoints and first reaches kept per move; positions replayed from a checkpoint
-    stats.py       a variant's statistics from the aggregate primitives
-    transfer.py    the game and history file formats, the checks of an import, what makes games the same
-    sqlite_history.py  the SQLite statements of the history primitives
-    players.py     display names, hiding, transfer codes, the host's listings (sqlite_players.py)
-    boards.py      the leaderboards and public replays (sqlite_boards.py)
-    limits.py      per-player limits in the database (new-game rate, the hint in flight), across processes
-    sqlite_limits.py   their statements
-    reviews.py     stored game reviews and their jobs' state and progress, across processes
-    sqlite_reviews.py  their statements
+    store.py           Store: opens a database, holds the feature parts, documents every operation
+    records.py         what the store hands out: Player, GameRecord, MoveOutcome, Stats, ...
+    errors.py          the exception tree; ``refusal``: a Game's IllegalAction -> the store's error
+    database.py        the seam: Backend, Connection, and the SQL both backends speak
+    location.py        a database's location: an SQLite path or a PostgreSQL URL
+    opening.py         the backend a location names, opened and migrated
+    games/             a game's life: new, move, undo, keep going, hints asked, replays, positions;
+                       rows.py (transactions, the cache, a game's row), sql.py, codec.py, cache.py,
+                       checkpoints.py (checkpoints and first reaches kept per move)
+    players/           keys, display names, hiding, transfer codes, the host's listing
+    ranking/           ranked games, daily challenges, new visitors' first games, server secrets
+    archive/           the list of a player's games, statistics (statistics.py), deletion
+    transfer/          games as files: the formats (the package itself), exports.py, imports.py
+                       (stored in steps), copy.py (an SQLite store into PostgreSQL)
+    reviews/           stored game reviews and their jobs, across processes
+    leaderboards/      the all-time and daily leaderboards, public replays
+    limits/            per-player limits: the new-game rate, the hint and the import in flight
+    schema/            the migrations (migrations.py) and the one runner both backends use
+    backends/          only what differs: sqlite.py (+ sqlite_durability.py: WAL, group commit,
+                       setting a file aside) and postgres.py (+ postgres_dialect.py: placeholders
+                       and types), neither importing the other
 
 ``Store(backend)`` takes any ``Backend``; ``Store.open(location)`` (or ``open_store``) opens the
-SQLite file a path names or the PostgreSQL database a ``postgresql://`` URL does. The PostgreSQL
-backend (``postgres.py``) runs the same statements through ``dialect.py``, locks the player's row
-with ``SELECT ... FOR UPDATE`` and keeps its schema version in a table (``postgres_schema.py``);
-``Store`` is unchanged.
+SQLite file a path names or the PostgreSQL database a ``postgresql://`` URL does (``opening``).
 """
 
-from twenty48.store.backend import Backend, Connection
-from twenty48.store.cache import CACHE_SIZE
+from twenty48.store import transfer
+from twenty48.store.archive.operations import GAME_SORTS
+from twenty48.store.backends.sqlite import BUSY_TIMEOUT_MS
+from twenty48.store.database import Backend, Connection
 from twenty48.store.errors import (
     ActionRejectedError,
     ForeignDatabaseError,
@@ -144,9 +148,14 @@ from twenty48.store.errors import (
     StoreError,
     StoreUnreadableError,
     TransferCodeError,
+    refusal,
 )
-from twenty48.store.games import TERMINAL_PLAYER, Store
-from twenty48.store.location import database_path, open_store
+from twenty48.store.games.cache import CACHE_SIZE
+from twenty48.store.games.operations import MAX_POSITIONS
+from twenty48.store.leaderboards.operations import LEADERBOARDS, MAX_LEADERBOARD_OFFSET, MAX_LEADERBOARD_PAGE
+from twenty48.store.location import Location, database_path, is_postgres, parse_location, redact
+from twenty48.store.opening import migrate_database
+from twenty48.store.players.operations import TERMINAL_PLAYER
 from twenty48.store.records import (
     ID_LIMIT,
     Daily,
@@ -155,27 +164,42 @@ from twenty48.store.records import (
     GameRecord,
     GameSummary,
     ImportResult,
+    Leaderboard,
+    LeaderboardEntry,
     MoveOutcome,
     Player,
     Position,
     Positions,
+    Profile,
     Replay,
     Stats,
+    TransferCode,
 )
+from twenty48.store.reviews.operations import ReviewRecord, ReviewRequest
 from twenty48.store.schema import APPLICATION_ID, MIGRATIONS
-from twenty48.store.sqlite import BUSY_TIMEOUT_MS
-from twenty48.store.transfer import ImportRefusedError
+from twenty48.store.store import Store, open_store
+from twenty48.store.transfer import MAX_IMPORT_GAMES, ImportRefusedError
+from twenty48.store.transfer.copy import CopyResult, copy_store
+from twenty48.store.transfer.imports import MAX_IMPORT_SECONDS, ImportBudget, ImportJob, ImportStoppedError
 
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT_MS",
     "CACHE_SIZE",
+    "GAME_SORTS",
     "ID_LIMIT",
+    "LEADERBOARDS",
+    "MAX_IMPORT_GAMES",
+    "MAX_IMPORT_SECONDS",
+    "MAX_LEADERBOARD_OFFSET",
+    "MAX_LEADERBOARD_PAGE",
+    "MAX_POSITIONS",
     "MIGRATIONS",
     "TERMINAL_PLAYER",
     "ActionRejectedError",
     "Backend",
     "Connection",
+    "CopyResult",
     "Daily",
     "DamagedGame",
     "FirstReach",
@@ -186,8 +210,14 @@ __all__ = [
     "GameNotFoundError",
     "GameRecord",
     "GameSummary",
+    "ImportBudget",
+    "ImportJob",
     "ImportRefusedError",
     "ImportResult",
+    "ImportStoppedError",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "Location",
     "MoveOutcome",
     "NameTakenError",
     "NewerDatabaseError",
@@ -195,13 +225,24 @@ __all__ = [
     "PlayerNotFoundError",
     "Position",
     "Positions",
+    "Profile",
     "Replay",
+    "ReviewRecord",
+    "ReviewRequest",
     "StaleRevisionError",
     "Stats",
     "Store",
     "StoreError",
     "StoreUnreadableError",
+    "TransferCode",
     "TransferCodeError",
+    "copy_store",
     "database_path",
+    "is_postgres",
+    "migrate_database",
     "open_store",
+    "parse_location",
+    "redact",
+    "refusal",
+    "transfer",
 ]

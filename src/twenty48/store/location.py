@@ -1,6 +1,6 @@
-"""Where a database is: an SQLite file's path, or a PostgreSQL URL; ``open_store`` opens either.
+"""Where a database is: an SQLite file's path, or a PostgreSQL URL (``opening`` opens either).
 
-``--db`` of every command, and ``bench/web.py``, go through ``parse_location`` and ``open_store``:
+``--db`` of every command, and ``bench/web.py``, go through ``parse_location``:
 ``postgresql://...`` and ``postgres://...`` (libpq's two schemes) name a PostgreSQL database;
 another ``scheme://`` is refused by its scheme; anything else is an SQLite file's path.
 """
@@ -10,13 +10,8 @@ from __future__ import annotations
 import re
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from twenty48.store.errors import StoreError
-
-if TYPE_CHECKING:
-    from twenty48.store.games import Store
-    from twenty48.store.postgres import PostgresBackend
 
 # RFC 3986's scheme syntax, followed by "://": a Windows path such as C:\games has no "//" after the colon.
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -65,34 +60,3 @@ def database_path(location: str | PathLike[str]) -> Path:
     if isinstance(found, str):
         raise StoreError("this needs an SQLite file, not a PostgreSQL URL")
     return found
-
-
-def postgres_backend() -> type[PostgresBackend]:
-    """The PostgreSQL backend's class; ``StoreError`` (one line) when the ``postgres`` extra that
-    it needs is not installed."""
-    try:
-        from twenty48.store.postgres import PostgresBackend
-    except ImportError as exc:
-        raise StoreError(
-            f"PostgreSQL needs psycopg: pip install 'twenty48[postgres]' ({exc.name} is missing)"
-        ) from None
-    return PostgresBackend
-
-
-def open_store(location: str | PathLike[str] | None = None, *, group_commit: bool = False) -> Store:
-    """``Store.open(location)``: the PostgreSQL database a URL names or the SQLite file a path does."""
-    from twenty48.store.games import Store
-
-    return Store.open(location, group_commit=group_commit)
-
-
-def migrate_database(location: str | PathLike[str]) -> tuple[int, int]:
-    """Run the missing migrations on the database at ``location`` (creating it if it is an SQLite
-    file that does not exist yet); returns the (old, new) schema version. Refuses what opening
-    refuses (another program's file, a damaged or newer database) the same way."""
-    from twenty48.store.sqlite import SQLiteBackend
-
-    found = parse_location(location)
-    backend = postgres_backend().open(found) if isinstance(found, str) else SQLiteBackend.open(found, False)
-    backend.close()
-    return backend.migrated

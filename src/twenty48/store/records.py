@@ -262,7 +262,7 @@ class TransferCode:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardEntry:
+class LeaderboardEntry:
     """A player's best game on a leaderboard: its place (1 is the best), who and what."""
 
     rank: int
@@ -285,8 +285,8 @@ class Leaderboard:
     variant: str
     #: The daily board's UTC date (YYYY-MM-DD); None for the all-time board.
     date: str | None
-    entries: tuple[BoardEntry, ...]
-    me: BoardEntry | None
+    entries: tuple[LeaderboardEntry, ...]
+    me: LeaderboardEntry | None
 
 
 @dataclass(frozen=True, slots=True)

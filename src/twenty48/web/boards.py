@@ -7,8 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
-from twenty48.store import ID_LIMIT
-from twenty48.store.boards import MAX_LIMIT, MAX_OFFSET
+from twenty48.store import ID_LIMIT, MAX_LEADERBOARD_OFFSET, MAX_LEADERBOARD_PAGE
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import error_response
@@ -42,8 +41,8 @@ async def leaderboard(
         str | None,
         Query(alias="date", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="daily only: YYYY-MM-DD"),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT), Digits] = 20,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET), Digits] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_LEADERBOARD_PAGE), Digits] = 20,
+    offset: Annotated[int, Query(ge=0, le=MAX_LEADERBOARD_OFFSET), Digits] = 0,
 ) -> Response:
     now = me.today()
     if board == "daily":

@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response, status
 
-from twenty48.store import transfer
-from twenty48.store.records import Stats
+from twenty48.store import Stats, transfer
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.history_models import (

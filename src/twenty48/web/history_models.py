@@ -8,8 +8,7 @@ from typing import Annotated, Literal, cast
 from fastapi import Query
 from pydantic import BaseModel, Field
 
-from twenty48.store import ID_LIMIT, Positions, Stats
-from twenty48.store.history import MAX_POSITIONS
+from twenty48.store import ID_LIMIT, MAX_POSITIONS, Positions, Stats
 from twenty48.web.models import Spawn, VariantName
 from twenty48.web.params import Digits
 

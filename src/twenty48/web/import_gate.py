@@ -8,7 +8,7 @@ import math
 import time
 from collections.abc import Iterator
 
-from twenty48.store.imports import ImportBudget
+from twenty48.store import ImportBudget
 
 
 class ImportsBusyError(Exception):

@@ -4,7 +4,7 @@ hangs up or the server shuts down.
 
 What an import costs, and who pays: the body is at most ``MAX_IMPORT_BODY`` bytes, a form at most
 ``MAX_UPLOAD_PARTS`` parts, a file at most ``Limits.import_games`` games, and the whole import at
-most ``Limits.import_seconds`` (``twenty48.store.imports.ImportBudget``). One import runs at a time
+most ``Limits.import_seconds`` (``twenty48.store.ImportBudget``). One import runs at a time
 in a server process (another is answered 503 ``imports_busy``), and each counts against its
 player's limits: one of the new-game bucket's tokens, and one import in flight per player, across
 processes (a lease in the database, as a hint's).
@@ -26,8 +26,14 @@ from typing import TypeVar
 import anyio
 from fastapi import APIRouter, Request, Response
 
-from twenty48.store import ImportRefusedError, ImportResult, transfer
-from twenty48.store.imports import MAX_IMPORT_SECONDS, ImportBudget, ImportJob, ImportStoppedError
+from twenty48.store import (
+    MAX_IMPORT_SECONDS,
+    ImportBudget,
+    ImportRefusedError,
+    ImportResult,
+    ImportStoppedError,
+    transfer,
+)
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, Caller, CallerDep
 from twenty48.web.errors import TooManyRequestsError, error_response
@@ -159,7 +165,7 @@ async def _limited(me: Caller) -> str:
 async def _stored(me: Caller, games: list[transfer.Imported], budget: ImportBudget) -> ImportResult:
     """The games stored by ``ImportJob``'s steps, each a call of its own on the store thread, so
     that other players' actions are answered between them."""
-    job = ImportJob(me.web.store, me.player, games)
+    job = me.web.store.import_job(me.player, games)
     try:
         for step in job.steps():
             budget.check()

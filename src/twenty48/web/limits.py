@@ -12,8 +12,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from twenty48.store.imports import MAX_IMPORT_SECONDS
-from twenty48.store.transfer import MAX_IMPORT_GAMES
+from twenty48.store import MAX_IMPORT_GAMES, MAX_IMPORT_SECONDS
 
 #: Games one player may start through ``POST /api/games`` in a minute (a burst of as many, then
 #: one every 60/N s). A person starts a few; a script looping on it grew the database by 33 MB in 50 s.
@@ -59,7 +58,7 @@ class Limits:
     new_players_per_hour: int = NEW_PLAYERS_PER_HOUR
     hint_queue: int = HINT_QUEUE
     review_queue: int = REVIEW_QUEUE
-    #: The bounds of one ``POST /api/import``: its games, its seconds (``twenty48.store.imports``).
+    #: The bounds of one ``POST /api/import``: its games, its seconds (``twenty48.store.transfer.imports``).
     import_games: int = MAX_IMPORT_GAMES
     import_seconds: float = MAX_IMPORT_SECONDS
 

@@ -15,7 +15,7 @@ from twenty48.variants import CLASSIC
 
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
 VariantName = Literal["classic", "merge"]
-#: How a page of the game list is ordered (``twenty48.store.games.SORTS``).
+#: How a page of the game list is ordered (``twenty48.store.GAME_SORTS``).
 SortName = Literal["date", "score", "max_tile"]
 #: The variant of a request that names none.
 DEFAULT_VARIANT = cast(VariantName, CLASSIC.name)

@@ -8,10 +8,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from twenty48.names import MAX_LENGTH
-from twenty48.store.records import BoardEntry, Leaderboard, Profile, TransferCode
+from twenty48.store import Leaderboard, LeaderboardEntry, Profile, TransferCode
 from twenty48.web.models import VariantName
 
-#: The boards of ``GET /api/leaderboard`` (``twenty48.store.boards.BOARDS``).
+#: The boards of ``GET /api/leaderboard`` (``twenty48.store.LEADERBOARDS``).
 BoardName = Literal["daily", "all-time"]
 
 
@@ -71,7 +71,7 @@ class EntryAnswer(BaseModel):
     game_id: int = Field(description="Its replay is public once it is over (and its day too, if daily).")
 
     @classmethod
-    def of(cls, entry: BoardEntry) -> EntryAnswer:
+    def of(cls, entry: LeaderboardEntry) -> EntryAnswer:
         return cls(
             rank=entry.rank,
             name=entry.name,

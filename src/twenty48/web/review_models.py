@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from twenty48.store.reviews import ReviewRecord
+from twenty48.store import ReviewRecord
 
 GradeName = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 

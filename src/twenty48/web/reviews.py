@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response, status
 
-from twenty48.store.reviews import ReviewRecord
+from twenty48.store import ReviewRecord
 from twenty48.web.answers import ERROR_RESPONSES
 from twenty48.web.context import CallerDep
 from twenty48.web.errors import error_response

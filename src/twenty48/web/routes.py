@@ -12,8 +12,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from twenty48.game import Game, IllegalAction, make_action
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError
-from twenty48.store.errors import refusal
+from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError, refusal
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.days import seconds_to_midnight, utc_date

@@ -1,0 +1,2 @@
+"""Players: keys, display names, hiding, transfer codes, the host's listing (``operations``; the
+statements in ``sql``)."""
