@@ -141,29 +141,29 @@ def move(b: np.ndarray, rows: int, cols: int, d: int, out: np.ndarray) -> tuple[
 @njit(cache=True, nogil=True)
 def legal_mask(b: np.ndarray, rows: int, cols: int) -> int:
     """Bit ``d`` is set when direction ``d`` is legal: some tile has a gap or an equal tile next to it
-    on the side it would move toward."""
-    mask = 0
+    on the side it would move toward. Stops looking once all four are found (most boards in play)."""
+    left = right = up = down = False
     for r in range(rows):
+        row = r * cols
         for c in range(cols - 1):
-            x = b[r * cols + c]
-            y = b[r * cols + c + 1]
-            if x != 0 and x == y:
-                mask |= (1 << LEFT) | (1 << RIGHT)
-            elif x == 0 and y != 0:
-                mask |= 1 << LEFT
-            elif y == 0 and x != 0:
-                mask |= 1 << RIGHT
+            x = b[row + c]
+            y = b[row + c + 1]
+            pair = x != 0 and x == y
+            left |= pair or (x == 0 and y != 0)
+            right |= pair or (y == 0 and x != 0)
+        if left and right:
+            break
     for r in range(rows - 1):
+        row = r * cols
         for c in range(cols):
-            x = b[r * cols + c]
-            y = b[(r + 1) * cols + c]
-            if x != 0 and x == y:
-                mask |= (1 << UP) | (1 << DOWN)
-            elif x == 0 and y != 0:
-                mask |= 1 << UP
-            elif y == 0 and x != 0:
-                mask |= 1 << DOWN
-    return mask
+            x = b[row + c]
+            y = b[row + cols + c]
+            pair = x != 0 and x == y
+            up |= pair or (x == 0 and y != 0)
+            down |= pair or (y == 0 and x != 0)
+        if up and down:
+            break
+    return (up << UP) | (down << DOWN) | (left << LEFT) | (right << RIGHT)
 
 
 @njit(cache=True, nogil=True)
