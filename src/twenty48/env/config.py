@@ -34,6 +34,8 @@ MAX_TILE_EXPONENT = MAX_TILE.bit_length() - 1
 #: One-hot planes of the 4x4: one per exponent, plane 0 for the empty cells (``EnvConfig.plane_count``).
 PLANES = MAX_TILE_EXPONENT + 1
 RESET_OPTIONS = frozenset({"board", "score"})
+#: The axes that put the last one (channels) before the last two (rows, columns), by ndim.
+_CHANNELS_FIRST = {ndim: (*range(ndim - 3), ndim - 1, ndim - 3, ndim - 2) for ndim in range(3, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,9 @@ class EnvConfig:
     def planes(self, obs: np.ndarray) -> np.ndarray:
         """The channel-first view of one-hot observations ``obs`` (themselves when channel first),
         for the kernels that write planes: writing into it fills ``obs``."""
-        return np.moveaxis(obs, -1, -3) if self.channels_last else obs
+        # ndarray.transpose, not np.moveaxis: a single env's step takes this view, and moveaxis (in
+        # Python) cost more than the rest of a one-hot step.
+        return obs.transpose(_CHANNELS_FIRST[obs.ndim]) if self.channels_last else obs
 
     def observe(self, exps: np.ndarray) -> np.ndarray:
         """Observations of exponent grids ``exps`` (shape ``(..., R, C)``), outside the kernels."""
