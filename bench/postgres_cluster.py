@@ -18,13 +18,16 @@ import psycopg
 
 
 class Postgres:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, data: Path | None = None) -> None:
         self.url = url
+        #: The throwaway cluster's data directory; None for a server given by URL.
+        self.data = data
 
     @classmethod
     @contextmanager
-    def open(cls, url: str) -> Iterator[Postgres]:
-        """``url``, or a throwaway cluster for ``"throwaway"`` (stopped and removed afterwards)."""
+    def open(cls, url: str, statistics: bool = False) -> Iterator[Postgres]:
+        """``url``, or a throwaway cluster for ``"throwaway"`` (stopped and removed afterwards);
+        ``statistics``: the cluster loads ``pg_stat_statements``."""
         if url != "throwaway":
             yield cls(url)
             return
@@ -44,9 +47,11 @@ class Postgres:
         ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(root / "data"), "-l", str(root / "log")]
         # max_connections: 4 workers x a pool of 2, a hint client's store, with room to spare.
         options = f"-k {root} -p 5432 -c listen_addresses='' -c max_connections=100"
+        if statistics:
+            options += " -c shared_preload_libraries=pg_stat_statements"
         subprocess.run([*ctl, "-o", options, "-w", "start"], **quiet)
         try:
-            yield cls(f"postgresql://postgres@/postgres?host={root}&port=5432")
+            yield cls(f"postgresql://postgres@/postgres?host={root}&port=5432", root / "data")
         finally:
             subprocess.run([*ctl, "-m", "fast", "-w", "stop"], **{**quiet, "check": False})
             shutil.rmtree(root, ignore_errors=True)

@@ -12,25 +12,122 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from glob import glob
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import twenty48
 
 POSTGRES_VARIABLE = "TWENTY48_TEST_POSTGRES"
 #: The ``pg_ctl`` command line (with ``-D``) that restarts that server, split by ``shlex``.
 CTL_VARIABLE = "TWENTY48_TEST_POSTGRES_CTL"
 
 
+#: Where the browser tests live: every test there is ``browser``.
+BROWSER_TESTS = Path(__file__).parent / "browser"
+#: Fixtures that start a server or reach one (PostgreSQL, a local Ray): a test using one is
+#: ``integration``.
+SERVER_FIXTURES = {"postgres_server", "postgres_url", "ray_session"}
+#: The project's own code: a subprocess it starts counts against a unit test (library code may run
+#: helpers on import: ctypes runs ldconfig).
+PROJECT_CODE = (str(Path(__file__).parent), str(Path(twenty48.__file__).parent))
+HTTP_CLIENT = "a client of the app over HTTP (TestClient)"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        kind = _kind(item)
+        if kind is not None:
+            item.add_marker(kind)
     # Sync Playwright keeps an event loop running in the main thread; async tests (Textual's
     # pilot) that run after it fail. Browser tests therefore run last, in their collected order.
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+def _kind(item: pytest.Item) -> str | None:
+    """``browser`` (under tests/browser), ``integration`` (declared by the test or its file, or
+    using a server: a ``SERVER_FIXTURES`` fixture or the ``location`` fixture's PostgreSQL case),
+    nothing more for the other ``slow`` ones, else ``unit``. ``unit_tests_stay_in_process`` holds
+    ``unit`` true."""
+    if BROWSER_TESTS in Path(item.path).parents:
+        return "browser"
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("location") == "postgresql"
+    names = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("integration") or on_postgres or names & SERVER_FIXTURES:
+        return "integration"
+    return None if item.get_closest_marker("slow") else "unit"
+
+
+@pytest.fixture(autouse=True)
+def unit_tests_stay_in_process(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A ``unit`` test that starts a process or a listening server, reaches the app over HTTP (a
+    ``TestClient``) or drives the terminal app (Textual's pilot) fails, naming what it did: such a
+    test is ``integration`` (``@pytest.mark.integration``, or ``pytestmark`` for its file), so that
+    ``pytest -m unit`` stays the quick loop it says it is."""
+    if request.node.get_closest_marker("unit") is None:
+        yield
+        return
+    started: list[str] = []
+
+    def noting(what: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            started.append(what)
+            return original(*args, **kwargs)
+
+        return noted
+
+    def popen(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
+        if _called_from_project():
+            started.append(f"a subprocess {args!r}")
+        popen_init(self, args, *rest, **options)
+
+    def listening(self: socket.socket, *args: Any) -> None:
+        started.append(f"a server listening on {self.getsockname()!r}")
+        listen(self, *args)
+
+    popen_init, listen = subprocess.Popen.__init__, socket.socket.listen
+    monkeypatch.setattr(subprocess.Popen, "__init__", popen)
+    monkeypatch.setattr(socket.socket, "listen", listening)
+    monkeypatch.setattr(BaseProcess, "start", noting("a process", BaseProcess.start))
+    monkeypatch.setattr(os, "fork", noting("a process (fork)", os.fork))
+    monkeypatch.setattr(os, "forkpty", noting("a process (forkpty)", os.forkpty))
+    # Only what the test's modules imported can be used (and importing them here costs every run).
+    client = getattr(sys.modules.get("starlette.testclient"), "TestClient", None)
+    if client is not None:
+        monkeypatch.setattr(client, "__init__", noting(HTTP_CLIENT, client.__init__))
+    app = getattr(sys.modules.get("textual.app"), "App", None)
+    if app is not None:
+        monkeypatch.setattr(app, "run_test", noting("the terminal app (Textual's pilot)", app.run_test))
+    yield
+    # A client made for the whole module was made before this fixture looked.
+    if client is not None and any(isinstance(value, client) for value in request.node.funcargs.values()):
+        started.append(HTTP_CLIENT)
+    if started:
+        pytest.fail(
+            f"this unit test started {', '.join(sorted(set(started)))}: mark it "
+            "@pytest.mark.integration (pytestmark for a whole file) so that `pytest -m unit` stays quick",
+            pytrace=False,
+        )
+
+
+def _called_from_project() -> bool:
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename == subprocess.__file__:
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename.startswith(PROJECT_CODE)
 
 
 class PostgresServer:
@@ -140,7 +237,7 @@ def raw_sql(location: Path | str):
         from twenty48.store.backends.postgres_dialect import translate
 
         with psycopg.connect(location, autocommit=True) as conn:
-            cursor = conn.execute(translate(statement), params)
+            cursor = psycopg.RawCursor(conn).execute(translate(statement), params)
             return cursor.fetchall() if cursor.description else []
 
     return run

@@ -51,6 +51,7 @@ def test_a_limit_set_between_depths_holds_exactly() -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a priority is per thread on Linux only")
+@pytest.mark.integration
 def test_a_searchs_pool_threads_take_the_askers_priority() -> None:
     # In a process of its own: the pool's threads may keep a lowered priority for good.
     script = """

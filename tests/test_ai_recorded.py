@@ -45,6 +45,7 @@ def test_depth_3_values_are_the_recorded_ones(source):
         check(record, depth=3)
 
 
+@pytest.mark.slow  # searches at the default setting
 def test_default_setting_values_are_the_recorded_ones():
     records = [r for r in RECORDED if r["source"] == "default"]
     assert len(records) == 21

@@ -27,7 +27,7 @@ from twenty48.ai.review import (
 from twenty48.ai.standing import Grade
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
-from twenty48.store.reviews import setting_text
+from twenty48.store.reviews.operations import setting_text
 
 # Up, left and right are legal; after left the one gap is in the top right corner and whatever
 # spawns there nothing can merge (the board of tests/test_ai_standing.py).
@@ -69,6 +69,7 @@ def chances_of(review: dict) -> list[float]:
 slow = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow  # plays and reviews whole games
 @slow
 @given(st.integers(0, 2**32 - 1))
 def test_the_solvers_own_game_grades_at_least_99_with_no_mistakes(seed: int) -> None:
@@ -78,6 +79,7 @@ def test_the_solvers_own_game_grades_at_least_99_with_no_mistakes(seed: int) -> 
     assert all(m["best"] == m["played"] for m in review["moves"])
 
 
+@pytest.mark.slow  # reviews whole games
 @slow
 @given(st.integers(0, 2**32 - 1))
 def test_random_moves_grade_at_least_30_points_lower(seed: int) -> None:

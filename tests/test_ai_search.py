@@ -77,6 +77,7 @@ def played_position(seed: int, moves: int, most_empty: int = 16) -> Board:
     return game.board
 
 
+@pytest.mark.slow  # a pure-Python expectimax per seed
 @pytest.mark.parametrize("seed", range(6))
 def test_kernel_equals_plain_expectimax_at_depth_2(seed):
     board = played_position(seed, 40 + 37 * seed)
@@ -102,6 +103,7 @@ def test_transposition_table_changes_nothing_without_cutoff():
     assert with_table == without
 
 
+@pytest.mark.slow  # a pure-Python expectimax per example
 @given(
     st.lists(st.integers(1, 9), min_size=16, max_size=16),
     st.sets(st.integers(0, 15), min_size=1, max_size=5),

@@ -16,6 +16,9 @@ from twenty48.store import Store, transfer
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 #: 2026-12-01 12:00 UTC.
 NOON = datetime(2026, 12, 1, 12, tzinfo=UTC).timestamp()
 DAY = "2026-12-01"
@@ -108,6 +111,27 @@ def test_another_players_unranked_or_unfinished_game_stays_private(app, store: S
                 assert visitor.get(f"/api/public/games/{game_id}/{part}").status_code == 404
         # The player's own endpoints still answer the player.
         assert ada.get(f"/api/games/{practice.id}/replay").status_code == 200
+        assert visitor.get(f"/api/public/games/{practice.id}").status_code == 404
+
+
+def test_a_public_game_names_its_player_and_result(app, store: Store) -> None:
+    with TestClient(app) as ada, TestClient(app) as visitor:
+        me = player(ada, store, "Ada")
+        game = store.new_game(me, ranked=True)
+        finish(store, me, game.id)
+        ended = store.get_game(me, game.id)
+        answer = visitor.get(f"/api/public/games/{game.id}")
+        assert answer.status_code == 200
+        assert answer.json() == {
+            "id": game.id,
+            "name": "Ada",
+            "variant": "classic",
+            "score": ended.score,
+            "max_tile": ended.max_tile,
+            "moves": ended.moves,
+            "daily": None,
+            "finished_at": ended.finished_at,
+        }
 
 
 def test_the_all_time_board_and_me_off_the_page(app, store: Store) -> None:

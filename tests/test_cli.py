@@ -44,6 +44,7 @@ def test_replay_takes_a_ranked_games_key_as_its_seed(capsys):
     assert data["board"] == [list(r) for r in game.board.rows]
 
 
+@pytest.mark.integration
 def test_replay_json():
     game = Game.replay(3, [Direction.LEFT, Direction.UP])
     result = subprocess.run(

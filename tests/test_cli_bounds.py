@@ -102,7 +102,9 @@ def test_a_url_as_db_is_refused_by_name(command, url, message, tmp_path, monkeyp
         ["migrate", "--db", "postgresql://nobody@/x"],
         ["history", "--db", "postgresql://nobody@/x"],
         ["admin", "--db", "postgresql://nobody@/x", "players"],
-        ["serve", "--db", "postgresql://nobody@/x", "--port", "0"],
+        pytest.param(
+            ["serve", "--db", "postgresql://nobody@/x", "--port", "0"], marks=pytest.mark.integration
+        ),
         ["copy", "--from", "SOURCE", "--to", "postgresql://nobody@/x"],
     ],
 )
@@ -120,6 +122,7 @@ def test_a_postgresql_url_without_psycopg_is_a_one_line_error(argv, tmp_path, mo
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.integration
 def test_serve_refuses_a_missing_directory_and_a_directory(tmp_path):
     for db, message in (
         (tmp_path / "no" / "dir" / "x.db", "no directory"),
@@ -165,6 +168,8 @@ class _Terminal:
         outer = self
 
         class App:
+            return_code = 0
+
             def __init__(self, **kwargs) -> None:
                 outer.started.append(kwargs)
 
@@ -180,7 +185,7 @@ def test_play_with_a_seed_asks_before_replacing_a_game(tmp_path, monkeypatch, an
     _game_in_progress(db)
     terminal = _Terminal(monkeypatch, answer)
     code = play.run(play_args(db, seed=7))
-    assert len(terminal.asked) == 1 and "in progress (1 moves" in terminal.asked[0]
+    assert len(terminal.asked) == 1 and "in progress (1 move," in terminal.asked[0]
     assert (code, len(terminal.started)) == ((0, 1) if replaced else (1, 0))
 
 

@@ -75,7 +75,10 @@ def test_hint_ranks_a_board_of_any_shape(capsys):
 def test_hint_refuses_two_of_a_small_boards_largest_tile(capsys):
     code, out, err = run(capsys, "hint", "32 32/0 2")
     assert code == 2 and out == ""
-    assert err == "2048 hint: invalid board: two 32 tiles, which no game can reach\n"
+    assert err == (
+        "2048 hint: error: no game reaches this board: it holds two 32 tiles "
+        "(building the second takes the room the first holds)\n"
+    )
 
 
 def test_review_of_a_seed_on_another_size(capsys):

@@ -89,6 +89,7 @@ def test_spaces_and_metadata():
     assert [d.index for d in ORDER] == [0, 1, 2, 3]
 
 
+@pytest.mark.integration
 def test_registered_on_import_and_through_the_module_prefix():
     assert ENV_ID in gym.registry
     spec = gym.spec(ENV_ID)

@@ -13,6 +13,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import CLAIMS_PER_MINUTE
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def store(tmp_path: Path):
@@ -68,6 +71,20 @@ def test_a_refused_name_says_why_and_creates_no_player(app, store: Store, name: 
         assert answer.status_code == 422
         assert answer.json()["error"] == code
         assert store.find_web_player(visitor.cookies[COOKIE_NAME]) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "character", "character_name"),
+    [("ab\U0001f3ae", "\U0001f3ae", "VIDEO GAME"), ("Ada\u202eevil", "\u202e", "RIGHT-TO-LEFT OVERRIDE")],
+)
+def test_a_refused_character_is_given_apart_for_the_page_to_name(
+    app, name: str, character: str, character_name: str
+) -> None:
+    with client(app) as visitor:
+        answer = visitor.put("/api/me", json={"name": name}).json()
+        assert (answer["character"], answer["character_name"]) == (character, character_name)
+        # Only that refusal carries them.
+        assert "character" not in visitor.put("/api/me", json={"name": ""}).json()
 
 
 def test_a_case_twin_of_a_name_is_taken(app, store: Store) -> None:

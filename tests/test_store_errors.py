@@ -72,6 +72,7 @@ def test_refusals_keep_their_sentences_and_change_nothing(store: Store) -> None:
     assert store.get_game(player.id, over.id) == over
 
 
+@pytest.mark.integration
 def test_the_web_answers_an_unknown_player_like_an_unknown_game() -> None:
     app = FastAPI()
     errors.install(app)

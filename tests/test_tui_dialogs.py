@@ -16,6 +16,9 @@ from twenty48.tui.dialogs import (
     WinDialog,
 )
 
+# The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 SIZES = [(40, 12), (80, 24), (200, 50)]
 PATH = "/home/player/.local/share/twenty48/games.sqlite3"
 DIALOGS = {

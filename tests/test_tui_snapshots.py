@@ -5,9 +5,14 @@ look at the new SVG files before committing them."""
 
 from __future__ import annotations
 
+import pytest
+
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.tui import SolverSettings, Twenty48App
+
+# The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
 
 SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1)

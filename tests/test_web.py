@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,9 @@ from twenty48.store.backends import sqlite as sqlite_module
 from twenty48.variants import VARIANTS
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME, CSP, MAX_BODY
+
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
@@ -210,6 +214,8 @@ def test_new_game_from_a_seed(client: TestClient) -> None:
     assert state["seed"] == 12345
     assert state["board"] == [list(r) for r in Game.new(12345).board.rows]
     assert client.get("/api/game").json() == state
+    # When it began, which is how a player tells one game from another (the page's titles).
+    assert datetime.fromisoformat(state["created_at"]).tzinfo is not None
     assert client.post("/api/games").status_code == 201
     assert client.post("/api/games", json={}).status_code == 201
 

@@ -21,6 +21,9 @@ from twenty48.web.guard import CSP
 from twenty48.web.manifest import APPLE_TOUCH_ICON, ICONS, LANGUAGES, TEXTS, language
 from twenty48.web.release import release_id, shell
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 _HEAD = re.compile(r'const RELEASE = "([0-9a-f]{16})";\nconst SHELL = (\[.*\]);\n')
 
 

@@ -18,6 +18,9 @@ from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 tiles = st.sampled_from([0, 0, 0, 0, 2, 2, 4, 4, 8, 16, 128, 2048, 32768])
 # At least one tile: a game in play always has one.
 boards = st.lists(tiles, min_size=16, max_size=16).filter(any).map(Board.from_cells)

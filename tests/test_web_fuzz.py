@@ -30,6 +30,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 #: The solver uses its whole time budget; fuzzing needs the budget's validation, not long searches.

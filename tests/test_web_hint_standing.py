@@ -14,6 +14,9 @@ from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 # Up, left and right are legal; left leaves one gap that no spawn can save.
 ENDING = Board.from_rows([[16, 4, 0, 64], [2, 16, 32, 8], [64, 32, 16, 32], [4, 2, 64, 2]])
 

@@ -19,6 +19,9 @@ from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits, RateBuckets, address_key
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
@@ -104,6 +107,7 @@ def test_a_visitors_game_is_the_same_on_reload_and_stored_at_its_first_move(
     assert client.get("/api/game").json() == state
 
 
+@pytest.mark.integration
 def test_every_route_of_a_game_reaches_the_visitors_first_game_under_0(client: TestClient) -> None:
     # A client that kept the id it was shown (0) before its first move, as a script may.
     state = client.get("/api/game").json()
@@ -308,6 +312,7 @@ INTEGER_PARAMETERS = [
     ("/api/games/{game_id}/review", "game_id"),
     ("/api/leaderboard", "limit"),
     ("/api/leaderboard", "offset"),
+    ("/api/public/games/{game_id}", "game_id"),
     ("/api/public/games/{game_id}/replay", "game_id"),
     ("/api/public/games/{game_id}/positions", "game_id"),
     ("/api/public/games/{game_id}/positions", "from"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -21,6 +22,9 @@ from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
+
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
 
 NEAR_WIN = Board.from_rows([[1024, 1024, 0, 0], [512, 512, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0]])
 

@@ -16,6 +16,9 @@ from twenty48.web.days import seconds_to_midnight
 from twenty48.web.guard import COOKIE_NAME
 from twenty48.web.limits import Limits
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
 OVER = Board.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 
 
@@ -164,12 +167,14 @@ def test_the_daily_game_starts_resumes_and_counts_once(client: TestClient, store
     )
     daily = move(client, daily)["state"]
     assert client.get("/api/daily").json()["game_id"] == daily["id"]
-    # The rank is the place on the day's board, where only named players stand.
+    # The rank is the place on the day's board, where only named players stand; with it, the score
+    # there, so that the page shows a place only once it means something (a score above 0).
     assert client.get("/api/daily").json()["rank"] == 1
     assert client.put("/api/me", json={"name": None}).status_code == 200
     assert client.get("/api/daily").json()["rank"] is None
     assert client.put("/api/me", json={"name": "Ada"}).status_code == 200
-    assert client.get("/api/daily").json()["rank"] == 1
+    placed = client.get("/api/daily").json()
+    assert (placed["rank"], placed["score"]) == (1, daily["score"])
     # A practice game in between; the daily game comes back as it was left, its key still secret.
     practice = move(client, client.post("/api/games", json={"seed": 5}).json())["state"]
     left = client.get(f"/api/games/{daily['id']}").json()

@@ -70,6 +70,7 @@ def legal_moves(state: dict) -> list[str]:
     return [d.value for d in Board.from_rows(state["board"]).legal_moves()]
 
 
+@pytest.mark.integration
 def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
     db = tmp_path / "durable.sqlite3"
     rng = random.Random(2048)
@@ -125,6 +126,7 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
         assert moved.status_code == 200 and moved.json()["state"]["revision"] == after["revision"] + 1
 
 
+@pytest.mark.integration
 def test_two_clients_on_one_game_never_lose_or_double_an_action(tmp_path: Path) -> None:
     with running_server(tmp_path / "shared.sqlite3") as (_, url):
         with client_for(url) as first:
@@ -182,6 +184,7 @@ def test_two_clients_on_one_game_never_lose_or_double_an_action(tmp_path: Path) 
     assert (final["score"], final["moves"]) == (reference.score, reference.moves)
 
 
+@pytest.mark.integration
 def test_a_busy_port_is_a_one_line_error_and_exit_2(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -208,6 +211,7 @@ def test_a_busy_port_is_a_one_line_error_and_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "x.sqlite3").exists()
 
 
+@pytest.mark.integration
 def test_an_unreadable_database_is_a_clear_error(tmp_path: Path, capsys) -> None:
     db = tmp_path / "garbage.sqlite3"
     db.write_bytes(b"not a database" * 100)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from twenty48.checks import is_int
+from twenty48.checks import is_int, plain_digits
 from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction
 
 
@@ -50,9 +50,10 @@ def parse_action(action: Action | str, size: BoardSize = DEFAULT_SIZE) -> Action
     direction = Direction(name)
     if not at:
         return direction
-    if not (cell_text.isdigit() and cell_text.isascii()) or not 0 <= int(cell_text) < size.cells:
-        raise ValueError(f"{action!r}: the cell after '@' must be 0-{size.cells - 1}{_on(size)}")
-    return TileMove(direction, int(cell_text))
+    digits = plain_digits(cell_text)
+    if digits is None or len(digits) > 2 or not 0 <= int(digits) < size.cells:
+        raise ValueError(f"{action[:40]!r}: the cell after '@' must be 0-{size.cells - 1}{_on(size)}")
+    return TileMove(direction, int(digits))
 
 
 def _on(size: BoardSize) -> str:

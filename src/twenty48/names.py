@@ -57,11 +57,15 @@ class Name:
 
 
 class NameRefused(ValueError):
-    """A name that cannot be used; ``reason`` is a stable code, the message says why for people."""
+    """A name that cannot be used; ``reason`` is a stable code, the message says why for people.
+    For ``name_character``, ``char`` is the character refused and ``char_name`` its Unicode name
+    ("" where it has none), so that a page can show it in its own words."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, char: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason
+        self.char = char
+        self.char_name = unicodedata.name(char, "") if char is not None else None
 
 
 def check(name: str) -> Name:
@@ -125,4 +129,5 @@ def _refuse(char: str, why: str) -> None:
     raise NameRefused(
         "name_character",
         f"{shown} {why}: a name holds letters, digits, single spaces between them and _ - . only",
+        char,
     )

@@ -303,6 +303,17 @@ def two_largest(board: Board) -> bool:
     return board.cells.count(board.size.max_tile) > 1
 
 
+def unreachable(board: Board) -> str | None:
+    """Why no game reaches ``board``, or None: every game holds a tile from its start on (a
+    prepared one too), and never two of its size's largest tile (``two_largest``)."""
+    if not any(board.cells):
+        return "it holds no tile (a game always holds one)"
+    if two_largest(board):
+        largest = board.size.max_tile
+        return f"it holds two {largest} tiles (building the second takes the room the first holds)"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MoveResult:
     """The outcome of applying a direction to a board (before any spawn)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from twenty48.store.records import GameSummary, Status
+    from twenty48.store import GameSummary, Status
 
 #: How a game's ``status`` reads in a table.
 STATUS_WORDS: dict[Status, str] = {"playing": "in progress", "ended": "ended", "abandoned": "abandoned"}

@@ -9,6 +9,7 @@ beside the app, not a door in the served app.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from pagetools import LiveServer, Pages, serving
 from playwright.sync_api import Browser
 
+from twenty48.ai import warm_up
 from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.limits import Limits
@@ -35,6 +37,9 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     store = Store.open(tmp_path_factory.mktemp("browser") / "web.sqlite3")
+    # As `2048 serve` does: the solver loads in the background, so that the first hint asked does
+    # not wait for it (on a busy machine, longer than a test waits for a hint).
+    threading.Thread(target=warm_up, name="twenty48-warm-solver", daemon=True).start()
     # Every test's browser is a new player, all from 127.0.0.1: more than a server takes from one
     # address by default.
     with serving(create_app(store, limits=Limits(new_players_per_hour=100_000))) as url:

@@ -103,7 +103,9 @@ def board(page: Page) -> list[int]:
 
 
 def numbers(page: Page) -> dict[str, int]:
-    return {name: int(page.text_content(f"#{name}") or "") for name in ("score", "best", "moves")}
+    """The header's numbers, as written in English ("3,476")."""
+    texts = {name: page.text_content(f"#{name}") or "" for name in ("score", "best", "moves")}
+    return {name: int(text.replace(",", "")) for name, text in texts.items()}
 
 
 def server_state(page: Page) -> dict[str, Any]:
@@ -121,11 +123,21 @@ def flat(rows: Any) -> list[int]:
 def settled(page: Page, moves: int, timeout: float = 5000) -> None:
     """Wait until the page shows ``moves`` moves and no animation is running."""
     page.wait_for_function(
-        """moves => document.querySelector('#moves').textContent === String(moves)
+        """moves => document.querySelector('#moves').textContent === moves.toLocaleString('en')
             && !document.querySelector('#fx').children.length
             && !document.querySelector('#board').classList.contains('sliding')""",
         arg=moves,
         timeout=timeout,
+    )
+
+
+def still(page: Page, selector: str = "body") -> None:
+    """Wait until nothing in ``selector`` moves any more: its animations (a slide, a tile popping
+    in, a banner fading in) have finished."""
+    page.wait_for_function(
+        "(sel) => document.querySelector(sel).getAnimations({subtree: true})"
+        ".every((a) => a.playState !== 'running')",
+        arg=selector,
     )
 
 
@@ -167,6 +179,19 @@ def prepare(
     # entry's styles) is done before a test holds or counts requests.
     page.wait_for_load_state("networkidle")
     return server.store.load_game(player_id(page, server), record.id)
+
+
+#: A position one move (left) from the end.
+NEAR_OVER = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]]
+
+
+def game_over(page: Page, server: LiveServer) -> Game:
+    """Make the page's game end (its last move, left, played by key); returns the game as it ended."""
+    game = prepare(page, server, NEAR_OVER, seed=1)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#over", state="visible")
+    game.move("left")
+    return game
 
 
 def current_game(page: Page, server: LiveServer) -> Game:

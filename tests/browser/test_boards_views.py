@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 import sqlite3
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from pagetools import ARTIFACTS, PHONE, LiveServer, Pages, player_id
 from playwright.sync_api import Page, expect
 
 from twenty48.rules import Direction
-from twenty48.store import Store
+from twenty48.store import GameRecord, Store
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +25,15 @@ def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:6]}"
 
 
-def finished_ranked_game(store: Store, player: int) -> int:
-    record = store.new_game(player, ranked=True)
+def played_out(store: Store, player: int, record: GameRecord) -> int:
     while not record.over:
         direction = next(d for d in PREFERENCE if d in record.board.legal_moves())
         record = store.move(player, record.id, direction, revision=record.revision).game
     return record.id
+
+
+def finished_ranked_game(store: Store, player: int) -> int:
+    return played_out(store, player, store.new_game(player, ranked=True))
 
 
 def open_settings(page: Page) -> None:
@@ -45,8 +49,12 @@ def test_the_name_setting_shows_why_a_name_is_refused(pages: Pages, live_server:
     note = page.locator('[data-part="name-note"]')
     name.fill("Ada\u202eevil")
     page.click(".name-form button[type=submit]")
-    expect(note).to_contain_text("U+202E")
+    # A character that draws nothing (or reorders the text) is named, never shown.
+    expect(note).to_contain_text("見えない文字\uff08RIGHT-TO-LEFT OVERRIDE, U+202E\uff09は名前に使えません。")
     expect(note).to_contain_text("使えるのは")
+    name.fill("ab\U0001f3ae")
+    page.click(".name-form button[type=submit]")
+    expect(note).to_contain_text("「\U0001f3ae」\uff08VIDEO GAME, U+1F3AE\uff09は名前に使えません。")
     chosen = unique("Ada")
     name.fill(chosen)
     page.click(".name-form button[type=submit]")
@@ -63,6 +71,20 @@ def test_the_name_setting_shows_why_a_name_is_refused(pages: Pages, live_server:
     other.fill("#display-name", chosen.upper())
     other.click(".name-form button[type=submit]")
     expect(other.locator('[data-part="name-note"]')).to_have_text("Someone else has that name.")
+    other.fill("#display-name", "ab\U0001f3ae")
+    other.click(".name-form button[type=submit]")
+    expect(other.locator('[data-part="name-note"]')).to_have_text(
+        "A name cannot hold “\U0001f3ae” (VIDEO GAME, U+1F3AE): "
+        "only letters, digits, single spaces and _ - . are allowed."
+    )
+    other.keyboard.press("Escape")
+    other.click("[data-lang=zh]")
+    other.wait_for_function("() => document.documentElement.lang === 'zh'")
+    open_settings(other)
+    other.click(".name-form button[type=submit]")  # what was typed is still there
+    expect(other.locator('[data-part="name-note"]')).to_contain_text(
+        "名称中不能有“\U0001f3ae”\uff08VIDEO GAME, U+1F3AE\uff09"
+    )
 
 
 def test_a_transfer_code_moves_the_player_to_another_browser(pages: Pages, live_server: LiveServer) -> None:
@@ -126,7 +148,7 @@ def test_the_leaderboard_highlights_the_players_row_and_opens_public_replays(
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     row.get_by_role("link").click()
     page.wait_for_selector('[data-part="move"]')
-    expect(page.locator(".view h2")).to_contain_text(str(game_id))
+    expect(page.locator(".view h2")).to_contain_text(f"Replay of {mine}'s game")
     page.wait_for_function("() => document.querySelector('.view').dataset.move !== undefined")
     assert f"#/public/{game_id}/" in page.url
     # Another player opens a public replay from its shared link; an unranked game's stays closed.
@@ -144,6 +166,29 @@ def test_a_shared_link_that_names_no_game_says_so_on_the_page(pages: Pages, link
     page = pages.open(link)
     expect(page.locator(".view .message")).to_contain_text("not public")
     assert page.locator(".view [data-part=move]").count() == 0
+
+
+def test_todays_board_says_when_its_replays_open_and_styles_its_day(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    store = live_server.store
+    page = pages.open("/")
+    me = player_id(page, live_server)
+    store.set_name(me, unique("Today"))
+    played_out(store, me, store.daily_game(me, datetime.now(UTC).date().isoformat()))
+    page.goto("/#/leaderboard/daily")
+    row = page.locator(".board-table tr.mine")
+    # Finished, but its day is not: the replay column says when, and so does a line under the board.
+    expect(row.locator("[data-part=later]")).to_have_text("Tomorrow")
+    expect(row.get_by_role("link")).to_have_count(0)
+    expect(page.locator("[data-part=later-note]")).to_have_text(
+        "Today's replays open when the day is over (00:00 UTC)."
+    )
+    # The day is chosen in a box drawn like the board's select beside it.
+    look = (
+        "e => ['borderTopColor', 'borderRadius', 'minHeight', 'fontSize'].map((k) => getComputedStyle(e)[k])"
+    )
+    assert page.eval_on_selector("[data-part=date]", look) == page.eval_on_selector("[data-part=board]", look)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

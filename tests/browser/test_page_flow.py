@@ -87,7 +87,7 @@ def test_a_winning_last_move_shows_the_win_then_game_over(pages: Pages, live_ser
     assert page.is_hidden("#over")
     page.click("#keep-going")
     page.wait_for_selector("#over", state="visible")
-    assert page.text_content("#final") == "Final score: 2048"
+    assert page.text_content("#final") == "Final score: 2,048"  # the page's one way with numbers
     assert page.is_disabled("#undo") and page.is_disabled("#hint")
     page.click("#again")
     page.wait_for_selector("#over", state="hidden")
@@ -103,8 +103,8 @@ def test_game_over_overlay_and_try_again(pages: Pages, live_server: LiveServer) 
     game.move("left")
     assert game.over
     page.wait_for_selector("#over", state="visible")
-    assert page.text_content("#final") == f"Final score: {game.score}"
-    assert page.text_content("#live") == f"Game over. Final score {game.score}"
+    assert page.text_content("#final") == f"Final score: {game.score:,}"
+    assert page.text_content("#live") == f"Game over. Final score {game.score:,}"
     assert page.is_disabled("#undo")
     assert board(page) == flat(game.board.rows)
     assert numbers(page)["best"] == max(best_before, game.score)

@@ -17,6 +17,7 @@ from pagetools import (
     prepare,
     server_state,
     settled,
+    still,
     wait_held,
 )
 from playwright.sync_api import Page, Route
@@ -80,7 +81,7 @@ def test_the_answer_adds_the_spawn_and_the_score(pages: Pages, live_server: Live
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     page.wait_for_function(SLIDING, polling="raf")
-    page.wait_for_timeout(150)  # longer than the slide: the tiles wait at the forecast's end
+    still(page, "#fx")  # the slide is over: the tiles wait at the forecast's end
     assert page.is_visible("#fx .ghost") and numbers(page)["score"] == 0
     turn = game.move("left")
     held[0].continue_()

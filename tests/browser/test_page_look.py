@@ -1,6 +1,7 @@
 """How the page looks and reads: layout on a phone and a desktop, contrast measured from the
 computed styles, tile text that fits, dark theme, reduced motion, keyboard and screen-reader access.
-Screenshots land in test-artifacts/ for a person to look at."""
+The layout's screenshots land in test-artifacts/ for a person to look at (every state:
+bench/screenshots.py)."""
 
 from __future__ import annotations
 
@@ -140,28 +141,6 @@ def test_layout_and_screenshots(
     page.screenshot(path=ARTIFACTS / f"page-{name}.png")
 
 
-def test_overlays_screenshots(pages: Pages, live_server: LiveServer) -> None:
-    page = pages.open(viewport=PHONE)
-    prepare(page, live_server, [[1024, 1024, 4, 0], [2, 8, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score=20_000)
-    page.click("#hint")
-    page.wait_for_selector("#hints", state="visible", timeout=20000)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=ARTIFACTS / "page-phone-hint.png")
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#win", state="visible")
-    page.wait_for_timeout(700)  # the banner fades in
-    page.screenshot(path=ARTIFACTS / "page-phone-win.png")
-    prepare(page, live_server, [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]], seed=1)
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
-    page.wait_for_timeout(700)
-    page.screenshot(path=ARTIFACTS / "page-phone-over.png")
-    page.set_viewport_size(DESKTOP)
-    page.click("#open-settings")
-    page.wait_for_selector("#settings[open]")
-    page.screenshot(path=ARTIFACTS / "page-desktop-settings.png")
-
-
 def test_dark_theme_follows_the_system_and_the_switch(pages: Pages) -> None:
     background = "() => getComputedStyle(document.body).backgroundColor"
     light, dark = "rgb(250, 248, 239)", "rgb(28, 26, 23)"
@@ -236,6 +215,7 @@ def test_a_whole_session_logs_no_console_errors(pages: Pages, live_server: LiveS
     assert pages.errors(page) == []
     # The check can fail: an error on a page is seen.
     page.evaluate("setTimeout(() => { throw new Error('seen') })")
-    page.wait_for_timeout(100)
+    # A timer after the throw's: the error's report reaches the test before this answer does.
+    page.evaluate("new Promise((done) => setTimeout(done))")
     assert any("seen" in error for error in pages.errors(page))
     pages.errors(page).clear()

@@ -1,7 +1,7 @@
 """The page to the original's standard, on phones and a desktop: the shipped font, a header that holds
 the largest numbers, a play view that fits without scrolling, buttons that never wrap, touch that
-never scrolls the page, a readable hint, and controls that do what they say. Screenshots of every
-state at every size, light and dark, land in test-artifacts/."""
+never scrolls the page, a readable hint, every overlay on the screen, and controls that do what they
+say. Pictures of every state at every size, light and dark: bench/screenshots.py."""
 
 from __future__ import annotations
 
@@ -15,16 +15,18 @@ from pagetools import (
     OPEN,
     LiveServer,
     Pages,
+    game_over,
     prepare,
     ready,
     server_state,
     settled,
+    still,
     swipe_frames,
     touch,
     wait_until,
 )
 from playwright.sync_api import Page, Route
-from test_page_settings import RECORD_AUDIO
+from test_page_settings import RECORD_AUDIO, stand_still
 
 pytestmark = pytest.mark.browser
 
@@ -71,6 +73,9 @@ GEOMETRY = """() => {
     range.selectNodeContents(el);
     return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
   };
+  // Beside the language links the daily entry's name stands over the rest by design: each on one line.
+  const wraps = (b) => (b.id === 'daily' && getComputedStyle(b.firstElementChild).display === 'block'
+    ? [...b.children].some((part) => lines(part) > 1) : lines(b) > 1);
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const buttons = [...document.querySelectorAll('button')].filter(visible);
   return {
@@ -78,7 +83,7 @@ GEOMETRY = """() => {
     width: innerWidth, height: innerHeight,
     outside: [...document.querySelectorAll('.app *')].filter(visible).filter(out)
       .map((e) => e.id || e.className),
-    wrapped: buttons.filter((b) => b.textContent.trim() && lines(b) > 1).map((b) => b.id || b.textContent),
+    wrapped: buttons.filter((b) => b.textContent.trim() && wraps(b)).map((b) => b.id || b.textContent),
     // Nowrap labels do not wrap; one too long for its button is cut instead.
     clipped: buttons.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.id || b.textContent),
     frame: box(document.querySelector('#frame')).toJSON(),
@@ -87,55 +92,8 @@ GEOMETRY = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_the_largest_numbers_fit_and_no_label_wraps(pages: Pages, size: str, lang: str) -> None:
-    page = open_at(pages, size, path=f"/?lang={lang}")
-    big_numbers(page)
-    found = page.evaluate(GEOMETRY)
-    assert found["texts"] == [str(TOP_SCORE), str(TOP_SCORE), str(MANY_MOVES)]
-    assert found["scrollWidth"] <= found["width"], found
-    assert found["outside"] == []
-    assert found["wrapped"] == [] and found["clipped"] == []
-    # The whole play view, language links included, is on screen without scrolling.
-    assert found["scrollHeight"] <= found["height"], found
-
-
 FIT_SIZES = {**SIZES, "1366x768": {"width": 1366, "height": 768}, "1440x900": {"width": 1440, "height": 900}}
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(FIT_SIZES))
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_the_play_view_fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str) -> None:
-    fits_without_scrolling(pages, size, lang, scheme, phone=FIT_SIZES[size]["width"] < 560)
-
-
-@pytest.mark.parametrize("size", PHONES)
-@pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_narrow_window_fits_too(pages: Pages, size: str, lang: str) -> None:
-    # Without touch the help speaks of keys, on two lines.
-    fits_without_scrolling(pages, size, lang, "light", phone=False)
-
-
-def fits_without_scrolling(pages: Pages, size: str, lang: str, scheme: str, *, phone: bool) -> None:
-    # With everything the view can hold: the largest numbers and the daily challenge's entry.
-    viewport = FIT_SIZES[size]
-    page = pages.open(
-        f"/?lang={lang}", viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone
-    )
-    big_numbers(page)
-    page.wait_for_selector("#daily", state="visible")
-    found = page.evaluate(GEOMETRY)
-    assert found["scrollHeight"] <= found["height"] and found["scrollWidth"] <= found["width"], found
-    langs = page.locator(".langs").bounding_box()
-    assert langs is not None and langs["y"] + langs["height"] <= viewport["height"]
-    # The board keeps its size: the original's 500 px where the screen allows it.
-    narrow = viewport["width"] < 560
-    assert found["frame"]["width"] >= (
-        viewport["width"] - 24 if narrow else min(500, viewport["height"] - 300)
-    )
-
+DESKTOPS = [name for name in FIT_SIZES if name not in PHONES]
 
 # Where the move count sits, against the header's icons and the block that holds it.
 MOVES_BOX = """() => {
@@ -146,50 +104,92 @@ MOVES_BOX = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", ["360x640", "390x844"])
+# One page per language, scheme and kind of screen, resized through its sizes (the layout is CSS
+# alone: it follows the viewport at once). Phones are touch screens; a narrow desktop window is not
+# (without touch the help speaks of keys, on two lines).
+@pytest.mark.parametrize(
+    ("touch", "sizes", "scheme"),
+    [
+        (True, PHONES, "light"),
+        (True, PHONES, "dark"),
+        (False, DESKTOPS, "light"),
+        (False, DESKTOPS, "dark"),
+        (False, PHONES, "light"),
+    ],
+    ids=["phones-light", "phones-dark", "desktops-light", "desktops-dark", "narrow-windows"],
+)
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_six_digit_move_count_is_clear_of_the_icons(pages: Pages, size: str, lang: str) -> None:
-    # The page-wide scroll check alone passed while the count was drawn under the icons.
-    page = open_at(pages, size, path=f"/?lang={lang}")
+def test_the_play_view_with_the_largest_numbers_fits_without_scrolling(
+    pages: Pages, lang: str, touch: bool, sizes: list[str], scheme: str
+) -> None:
+    # With everything the view can hold: the largest numbers and the daily challenge's entry.
+    page = pages.open(
+        f"/?lang={lang}", viewport=FIT_SIZES[sizes[0]], color_scheme=scheme, has_touch=touch, is_mobile=touch
+    )
     big_numbers(page)
+    page.wait_for_selector("#daily", state="visible")
+    for size in sizes:
+        viewport = FIT_SIZES[size]
+        page.set_viewport_size(viewport)
+        found = page.evaluate(GEOMETRY)
+        assert found["texts"] == [f"{TOP_SCORE:,}", f"{TOP_SCORE:,}", f"{MANY_MOVES:,}"]  # one number format
+        # The whole play view, language links included, is on screen without scrolling.
+        assert found["scrollHeight"] <= found["height"], (size, found)
+        assert found["scrollWidth"] <= found["width"], (size, found)
+        assert found["outside"] == [] and found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        langs = page.locator(".langs").bounding_box()
+        assert langs is not None and langs["y"] + langs["height"] <= viewport["height"], size
+        # The board keeps its size: the original's 500 px where the screen allows it.
+        narrow = viewport["width"] < 560
+        assert found["frame"]["width"] >= (
+            viewport["width"] - 24 if narrow else min(500, viewport["height"] - 300)
+        ), size
+        if touch:
+            a_six_digit_move_count_is_clear_of_the_icons(page, size)
+
+
+def a_six_digit_move_count_is_clear_of_the_icons(page: Page, size: str) -> None:
+    # The page-wide scroll check alone passed while the count was drawn under the icons.
     found = page.evaluate(MOVES_BOX)
     moves, icons, about = found["moves"], found["icons"], found["about"]
-    assert page.text_content("#moves") == str(MANY_MOVES) and moves["width"] > 0
+    assert page.text_content("#moves") == f"{MANY_MOVES:,}" and moves["width"] > 0
     apart = (
         moves["right"] <= icons["left"]
         or moves["left"] >= icons["right"]
         or moves["bottom"] <= icons["top"]
         or moves["top"] >= icons["bottom"]
     )
-    assert apart, found
-    assert found["clipped"] == [], found
-    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], found
-    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert apart, (size, found)
+    assert found["clipped"] == [], (size, found)
+    assert about["left"] <= moves["left"] and moves["right"] <= about["right"], (size, found)
 
 
 LANDSCAPES = ["844x390", "740x360", "640x360", "667x375"]
 
 
-@pytest.mark.parametrize("size", LANDSCAPES)
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
-def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, size: str, lang: str) -> None:
-    width, height = map(int, size.split("x"))
-    viewport = {"width": width, "height": height}
-    page = pages.open(f"/?lang={lang}", viewport=viewport, has_touch=True, is_mobile=True)
+def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, lang: str) -> None:
+    page = pages.open(f"/?lang={lang}", viewport=DESKTOP, has_touch=True, is_mobile=True)
     big_numbers(page)
-    found = page.evaluate(GEOMETRY)
-    frame = found["frame"]
-    assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"]
-    assert frame["width"] >= (300 if width >= 667 else 280)
-    assert found["scrollHeight"] <= viewport["height"] and found["scrollWidth"] <= viewport["width"], found
-    assert found["wrapped"] == [] and found["clipped"] == [], found
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=ARTIFACTS / f"polish-landscape-{size}-{lang}.png")
-    # The new-game dialog's buttons too.
-    page.click("#mode")
-    page.wait_for_selector("#confirm[open]")
-    found = page.evaluate(GEOMETRY)
-    assert found["wrapped"] == [] and found["clipped"] == [], found
+    for size in LANDSCAPES:
+        width, height = map(int, size.split("x"))
+        viewport = {"width": width, "height": height}
+        page.set_viewport_size(viewport)
+        found = page.evaluate(GEOMETRY)
+        frame = found["frame"]
+        assert frame["top"] >= 0 and frame["bottom"] <= viewport["height"], size
+        assert frame["width"] >= (300 if width >= 667 else 280), size
+        assert found["scrollHeight"] <= height and found["scrollWidth"] <= width, (size, found)
+        assert found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"polish-landscape-{size}-{lang}.png")
+        # The new-game dialog's buttons too.
+        page.click("#mode")
+        page.wait_for_selector("#confirm[open]")
+        found = page.evaluate(GEOMETRY)
+        assert found["wrapped"] == [] and found["clipped"] == [], (size, found)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#confirm[open]", state="detached")
 
 
 def test_notched_screens_pad_the_play_view_by_the_safe_areas() -> None:
@@ -278,7 +278,7 @@ def test_merged_and_new_tiles_settle_at_their_cells_size(pages: Pages, live_serv
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")  # two merges and a new tile
     settled(page, 1)
-    page.wait_for_timeout(400)  # the grow and pop animations end
+    still(page, "#board")  # the grow and pop animations end
     sizes = page.evaluate(
         """() => [...document.querySelectorAll('#board .tile')].map((t) => {
              const a = t.getBoundingClientRect(), b = t.parentElement.getBoundingClientRect();
@@ -314,13 +314,15 @@ def test_the_hint_shows_standings_and_hides_no_tile(pages: Pages, live_server: L
 def test_music_is_off_on_a_fresh_profile_and_effects_are_on(pages: Pages, live_server: LiveServer) -> None:
     context = pages.context()
     context.add_init_script(RECORD_AUDIO)
+    context.clock.install()
     page = context.new_page()
     page.goto("/")
     ready(page)
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     settled(page, 1)
-    page.wait_for_timeout(800)  # two steps of the loop, had it started
+    stand_still(page)
+    page.clock.run_for(800)  # two steps of the loop, had it started
     played = page.evaluate("audioLog.notes.map(n => n.type)")
     assert "triangle" in played  # the merge effect
     assert page.evaluate("audioLog.notes.filter(n => n.type === 'triangle' && n.f === 196).length") == 0
@@ -370,27 +372,40 @@ def test_the_mode_control_opens_on_the_current_mode_and_enter_starts_nothing(
     assert server_state(page) == before
 
 
-def test_game_over_disables_auto_play_like_hint_and_undo(pages: Pages, live_server: LiveServer) -> None:
+# How a button looks: what tells a disabled one from a live one.
+LOOK = "b => ['backgroundColor', 'borderTopStyle', 'color'].map((k) => getComputedStyle(b)[k])"
+
+
+def test_game_over_disables_auto_play_and_the_arrows_like_hint_and_undo(
+    pages: Pages, live_server: LiveServer
+) -> None:
     page = pages.open()
-    prepare(page, live_server, NEAR_OVER, seed=1)
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
+    game_over(page, live_server)
     assert page.is_disabled("#auto") and page.is_disabled("#hint") and page.is_disabled("#undo")
+    # The arrows under the board look as dead as Hint does (and are).
+    hint = page.eval_on_selector("#hint", LOOK)
+    for direction in ("left", "up", "down", "right"):
+        arrow = f".pad [data-dir={direction}]"
+        assert page.is_disabled(arrow) and page.eval_on_selector(arrow, LOOK) == hint
     page.click("#again")
     page.wait_for_selector("#over", state="hidden")  # at once; the new game's state comes after
     page.wait_for_selector("#auto:enabled")
+    page.wait_for_selector(".pad [data-dir=left]:enabled")
 
 
 @pytest.mark.parametrize("size", ["360x640", "1280x800"])
-def test_the_offline_notice_leaves_the_scores_clear(pages: Pages, live_server: LiveServer, size: str) -> None:
+def test_the_offline_notice_leaves_the_scores_and_the_links_clear(
+    pages: Pages, live_server: LiveServer, size: str
+) -> None:
     page = open_at(pages, size, allow_errors=True)
     page.route("**/api/games/**", lambda route: route.abort())  # set before the page loads its game
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#notice", state="visible")
     notice, scores = page.locator("#notice").bounding_box(), page.locator(".top").bounding_box()
-    assert notice is not None and scores is not None
-    assert notice["y"] >= scores["y"] + scores["height"]
+    below = page.locator(".bottom").bounding_box()  # the arrows, the daily entry, the language links
+    assert notice is not None and scores is not None and below is not None
+    assert scores["y"] + scores["height"] <= notice["y"] and notice["y"] + notice["height"] <= below["y"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"polish-{size}-offline.png")
     page.unroute("**/api/games/**")
@@ -420,43 +435,46 @@ def test_high_contrast_tiles_follow_the_system_and_the_setting(pages: Pages) -> 
     cdp.detach()
 
 
-# ---- screenshots of every state at every size, light and dark ----------------------------------------
+# ---- every overlay at every size ---------------------------------------------------------------------
 
 
-def shoot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.wait_for_timeout(650)  # banners fade in, tiles settle
-    page.screenshot(path=ARTIFACTS / f"polish-{name}.png")
+def fits(page: Page, size: str, selector: str) -> None:
+    """``selector``'s box lies on the screen, the page does not scroll sideways, and no visible
+    button's label wraps or is cut."""
+    page.wait_for_selector(selector, state="visible")
+    still(page, selector)
+    box, viewport = page.locator(selector).bounding_box(), SIZES[size]
+    assert box is not None and box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= viewport["width"], (selector, box)
+    assert box["y"] + box["height"] <= viewport["height"], (selector, box)
+    found = page.evaluate(GEOMETRY)
+    assert found["scrollWidth"] <= found["width"], (selector, found)
+    assert found["wrapped"] == [] and found["clipped"] == [], (selector, found)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(SIZES))
-def test_screenshots_of_every_state(pages: Pages, live_server: LiveServer, size: str, scheme: str) -> None:
-    page = open_at(pages, size, scheme)
-    tag = f"{size}-{scheme}"
-    shoot(page, f"{tag}-1-start")
-    prepare(page, live_server, MIDGAME, score=23_456)
-    shoot(page, f"{tag}-2-play")
-    prepare(page, live_server, NEAR_WIN, score=20_000)
-    page.click("#hint")
-    page.wait_for_selector("#hints", state="visible", timeout=20000)
-    shoot(page, f"{tag}-3-hint")
+@pytest.mark.parametrize("sizes", [PHONES, ["1280x800"]], ids=["phones", "desktop"])
+def test_every_overlay_fits_the_screen_and_keeps_its_labels_whole(
+    pages: Pages, live_server: LiveServer, sizes: list[str]
+) -> None:
+    # What bench/screenshots.py's pictures of every state are looked at for, checked.
+    page = open_at(pages, sizes[0])
+
+    def everywhere(selector: str) -> None:
+        for size in sizes:
+            page.set_viewport_size(SIZES[size])
+            fits(page, size, selector)
+
+    prepare(page, live_server, NEAR_WIN)
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#win", state="visible")
-    shoot(page, f"{tag}-4-win")
+    everywhere("#win")
     prepare(page, live_server, NEAR_OVER, seed=1)
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("#over", state="visible")
-    shoot(page, f"{tag}-5-over")
+    everywhere("#over")
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")
     settled(page, 1)
     page.click("#new")
-    shoot(page, f"{tag}-6-new-game")
+    everywhere("#confirm[open]")
     page.keyboard.press("Escape")
     page.click("#open-settings")
-    page.wait_for_selector("#settings[open]")
-    shoot(page, f"{tag}-7-settings")
-    page.click("#close-settings")
-    big_numbers(page)
-    shoot(page, f"{tag}-8-big-numbers")
+    everywhere("#settings[open]")

@@ -26,6 +26,15 @@ def play_one(page) -> None:
     settled(page, server_state(page)["moves"])
 
 
+def score_something(page) -> None:
+    """Moves until the game has scored (the daily entry shows a place only then)."""
+    for _ in range(60):
+        if server_state(page)["score"] > 0:
+            return
+        play_one(page)
+    raise AssertionError("no merge in 60 moves")
+
+
 def first_move(page) -> None:
     shown = server_state(page)
     play_one(page)
@@ -107,10 +116,14 @@ def test_the_daily_entry_starts_todays_game_and_shows_its_place(
     page.wait_for_selector("#daily", state="visible")
     assert re.fullmatch(r"Daily challenge · (\d+h )?\d+m left", page.text_content("#daily") or "")
     assert page.get_attribute("#daily", "aria-pressed") == "false"
-    page.click("#daily")  # nothing played yet: no question
+    with page.expect_response("**/api/daily"):  # asked again once today's game has begun
+        page.click("#daily")  # nothing played yet: no question
     today = datetime.now(UTC).date().isoformat()
     wait_until(lambda: server_state(page)["daily"] == today)
     page.wait_for_selector("#daily[aria-pressed=true]")
+    # At 0 points every game shares the first place: none is shown until this one has scored.
+    assert re.fullmatch(r"Daily challenge · (\d+h )?\d+m left", page.text_content("#daily") or "")
+    score_something(page)
     page.wait_for_function("() => / · #\\d+ today$/.test(document.querySelector('#daily').textContent)")
     # Another game in between; going back to the daily game asks first, then resumes it.
     play_one(page)
@@ -136,7 +149,9 @@ def test_the_daily_entry_fits_a_360_px_phone_in_every_language(pages: Pages, the
     page.evaluate(f"localStorage.setItem('twenty48.settings', JSON.stringify({{theme: '{theme}'}}))")
     choose_a_name(page)
     page.wait_for_selector("#daily", state="visible")
-    page.click("#daily")  # with today's game the entry shows its place too: its widest form
+    page.click("#daily")  # with today's game that has scored, the entry shows its place: its widest form
+    page.wait_for_selector("#daily[aria-pressed=true]")
+    score_something(page)
     page.wait_for_function("() => / · #\\d+ today$/.test(document.querySelector('#daily').textContent)")
     for lang in ("en", "ja", "zh"):
         page.goto(f"/?lang={lang}")

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from pagetools import LiveServer, Pages, board, current_game, flat, prepare, ready, settled
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -40,9 +40,14 @@ Object.defineProperty(document, 'hidden', {configurable: true, get: () => window
 QUIET = [[2, 0, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]  # moves without merges
 
 
-def sound_page(pages: Pages, live_server: LiveServer, *, settings: dict | None = None) -> Page:
+def sound_page(
+    pages: Pages, live_server: LiveServer, *, settings: dict | None = None, clock: bool = False
+) -> Page:
+    """A page whose sounds are recorded; with ``clock``, its timers run on a clock the test controls."""
     context = pages.context()
     context.add_init_script(RECORD_AUDIO + HIDE_TAB)
+    if clock:
+        context.clock.install()
     page = context.new_page()
     page.goto("/")
     ready(page)
@@ -59,77 +64,101 @@ def notes(page: Page, kind: str, since: float = 0) -> list[dict]:
     return found
 
 
+def heard(page: Page, kind: str) -> None:
+    """Wait until the page has started a ``kind`` oscillator."""
+    page.wait_for_function("(kind) => audioLog.notes.some((n) => n.type === kind)", arg=kind, polling=20)
+
+
+def stand_still(page: Page) -> None:
+    """Stop the page's clock (a moment ahead: it runs until then): from there its timers fire only
+    as the test runs the clock on."""
+    page.clock.pause_at(page.evaluate("Date.now() + 200") / 1000)  # Python's clock speaks seconds
+
+
 def now(page: Page) -> float:
     moment: float = page.evaluate("performance.now()")
     return moment
 
 
 def test_music_starts_on_the_first_gesture_and_plays_the_loop(pages: Pages, live_server: LiveServer) -> None:
-    page = sound_page(pages, live_server, settings={"music": True})  # off on a fresh profile
-    page.wait_for_timeout(400)
+    page = sound_page(pages, live_server, settings={"music": True}, clock=True)  # off on a fresh profile
+    # The page's clock stands still; the test moves it, so the loop's steps are exact however busy
+    # the machine is.
+    stand_still(page)
+    page.clock.run_for(400)
     assert page.evaluate("audioLog.contexts") == 0  # no sound before the player does something
     page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(2300)
+    heard(page, "triangle")
+    page.clock.run_for(2300)
     assert page.evaluate("audioLog.contexts") == 1
     music = notes(page, "triangle")
     assert [n["f"] for n in music[:5]] == MELODY + MELODY[:1]
     # One step every 330 ms, rests included: 196 and 246.94 are two steps apart.
     gaps = [b["t"] - a["t"] for a, b in itertools.pairwise(music[:5])]
-    assert all(abs(gap - step) < 90 for gap, step in zip(gaps, [660, 330, 660, 330], strict=True)), gaps
+    assert gaps == [660, 330, 660, 330], gaps
+    heard(page, "sine")
     assert [n["f"] for n in notes(page, "sine")][:1] == [240]  # the move's sound
 
 
 def test_music_pauses_in_a_hidden_tab_and_stops_at_game_over(pages: Pages, live_server: LiveServer) -> None:
-    page = sound_page(pages, live_server, settings={"music": True})  # off on a fresh profile
+    page = sound_page(pages, live_server, settings={"music": True}, clock=True)  # off on a fresh profile
+    stand_still(page)
     page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(400)
+    heard(page, "triangle")
+    page.clock.run_for(400)
     page.evaluate("window.tabHidden = true; document.dispatchEvent(new Event('visibilitychange'))")
     hidden = now(page)
-    page.wait_for_timeout(800)
-    assert notes(page, "triangle", since=hidden + 50) == []
+    page.clock.run_for(800)
+    assert notes(page, "triangle", since=hidden) == []
     page.evaluate("window.tabHidden = false; document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_timeout(800)
-    assert notes(page, "triangle", since=hidden + 50)
+    page.clock.run_for(800)
+    assert notes(page, "triangle", since=hidden)
+    page.clock.resume()  # the page loads and animates the last move in its own time
     prepare(page, live_server, [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]], seed=1)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#over", state="visible")
-    page.wait_for_timeout(100)
     over = now(page)
+    stand_still(page)
     # The game-over tune was started at once; after it, the music stays silent.
     assert [n["f"] for n in notes(page, "triangle", since=over - 700)][-4:] == [392, 329.63, 261.63, 196]
-    page.wait_for_timeout(900)
+    page.clock.run_for(900)
     assert notes(page, "triangle", since=over) == []
 
 
 def test_switches_for_music_effects_and_all_sound(pages: Pages, live_server: LiveServer) -> None:
-    page = sound_page(pages, live_server, settings={"music": False})
+    page = sound_page(pages, live_server, settings={"music": False}, clock=True)
     game = current_game(page, live_server)
     page.keyboard.press("ArrowRight")
     game.move("right")
     settled(page, game.moves)
     page.keyboard.press("ArrowRight")
     assert not game.move("right").changed  # a refused move has its own sound
-    page.wait_for_timeout(800)
+    heard(page, "square")
+    stand_still(page)
+    page.clock.run_for(800)
     assert notes(page, "triangle") == []  # music off
     assert len(notes(page, "sine")) == 1 and len(notes(page, "square")) == 1  # effects on
+    page.clock.resume()
     page.click("#open-settings")
     page.click("[data-setting=effects]")  # off
     page.keyboard.press("Escape")
     page.keyboard.press("ArrowLeft")
     game.move("left")
     settled(page, game.moves)
-    page.wait_for_timeout(200)
+    stand_still(page)
+    page.clock.run_for(200)
     assert len(notes(page, "sine")) == 1 and len(notes(page, "square")) == 1
+    page.clock.resume()
     page.click("#open-settings")
     page.click("[data-setting=music]")  # back on
     page.keyboard.press("Escape")
-    page.wait_for_timeout(500)
-    assert notes(page, "triangle")
+    heard(page, "triangle")
+    stand_still(page)
     page.click("#sound")  # mute everything
     assert page.get_attribute("#sound", "aria-pressed") == "false"
     muted = now(page)
-    page.wait_for_timeout(800)
-    assert notes(page, "triangle", since=muted + 50) == []
+    page.clock.run_for(800)
+    assert notes(page, "triangle", since=muted) == []
 
 
 def test_settings_persist(pages: Pages) -> None:
@@ -198,7 +227,7 @@ def test_language_from_the_browser_the_address_and_the_switch(pages: Pages, live
     assert page.text_content("#new") == "新游戏"
     assert page.get_attribute("#board > :nth-child(6)", "aria-label") == "4 方块"
     page.click("[data-lang=en]")
-    assert page.text_content("#new") == "New game"
+    expect(page.locator("#new")).to_have_text("New game")  # English is fetched as the others are
     assert page.get_attribute("#board > :nth-child(1)", "aria-label") == "2 tile"
     assert "lang=" not in page.url  # the choice replaces the forced language
     page.reload()

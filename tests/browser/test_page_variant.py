@@ -18,11 +18,12 @@ from pagetools import (
     prepare,
     server_state,
     settled,
+    still,
     swipe_frames,
     touch,
     wait_until,
 )
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +48,10 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page.click("#mode")
     assert page.is_visible("#confirm") and page.is_hidden("#confirm-text")
     assert page.is_checked("#confirm [value=classic]")
+    # The line under the modes describes the one selected, not always Merge 2048.
+    assert page.text_content("#mode-rules") == "New tiles are 2s and 4s; every move slides the whole board."
     page.check("#confirm [value=merge]")
+    assert "bigger as your largest tile grows" in (page.text_content("#mode-rules") or "")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "page-phone-mode-dialog.png")
     page.click("#confirm-yes")
@@ -60,7 +64,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     assert page.get_attribute("#mode", "data-variant") == "merge"
     assert "moves only that tile" in (page.text_content("#help") or "")
     settled(page, 0)
-    page.wait_for_timeout(300)  # the new tiles pop in
+    still(page, "#board")  # the new tiles pop in
     page.screenshot(path=ARTIFACTS / "page-phone-merge.png")
     # New game keeps the mode and, with a game in progress, asks with that mode chosen.
     game = current_game(page, live_server)
@@ -104,10 +108,10 @@ def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer)
     assert page.text_content("#confirm legend") == "模式"
     # The dialog's own words (newgame.js keeps them) follow the language as well.
     assert (page.text_content("#confirm-title") or "").startswith("开始新游戏")
-    assert (page.text_content("#confirm .note") or "").startswith("最大方块越大")
+    assert (page.text_content("#mode-rules") or "").startswith("最大方块越大")  # the merge mode's rules
     page.keyboard.press("Escape")
     page.click("[data-lang=en]")
-    assert page.get_attribute("#mode", "aria-label") == "Mode: Merge 2048 — change"
+    expect(page.locator("#mode")).to_have_attribute("aria-label", "Mode: Merge 2048 — change")
     assert page.text_content("#confirm-title") == "Start a new game?"
 
 

@@ -6,11 +6,12 @@ is offered again; English, Japanese and Chinese, both themes, a phone."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 from pagetools import ARTIFACTS, PHONE, LiveServer, Pages, flat, player_id
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from twenty48.ai import best_move
 from twenty48.game import Game
@@ -54,7 +55,7 @@ def test_a_review_opens_the_replay_at_its_blunder(pages: Pages, live_server: Liv
     page.click("#history")
     page.click(f"tr[data-game='{game_id}'] [data-part=review]")
     page.wait_for_selector("[data-part=start-review]")
-    assert page.text_content("#views h2") == f"Review of game {game_id}"
+    expect(page.locator("#views h2")).to_contain_text("Review: Classic game of ")  # by its date and score
     reviewed(page)
     assert page.text_content("[data-part=accuracy] dd") == "0.0 %"
     assert page.text_content("[data-part=grade-blunder] dd") == "1"
@@ -105,7 +106,7 @@ def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: Live
     game_id = live_server.store.add_game(player_id(page, live_server), random_game(3, 60)).id
     page.goto(f"/?lang=ja#/review/{game_id}")
     page.wait_for_selector("[data-part=start-review]")
-    assert page.text_content("#views h2") == f"ゲーム {game_id} のレビュー"
+    expect(page.locator("#views h2")).to_contain_text("のクラシック\uff08")
     reviewed(page)
     assert page.text_content("[data-part=accuracy] dt") == "正確さ"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -129,6 +130,42 @@ def test_progress_cancel_and_japanese_on_a_phone(pages: Pages, live_server: Live
     other.wait_for_selector(message)
     assert other.text_content(message) == "This game does not exist, or it is not yours."
     assert other.locator("[data-part=start-review]").count() == 0
+
+
+# A chart drawn into the view: its picture's width against the view's, its rings and its axis.
+CROWDED = """async ([values, marks]) => {
+  const { lineChart } = await import('/static/views/chart.js');
+  const text = { title: 'chart', table: 'table', label: 'move', value: 'value' };
+  const chart = lineChart({ values, marks, format: String, text });
+  const view = document.querySelector('#views .view');
+  view.append(chart);
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const svg = chart.querySelector('svg');
+  return {
+    width: svg.getBoundingClientRect().width, view: view.clientWidth,
+    drawn: +svg.getAttribute('viewBox').split(' ')[2],
+    rings: [...svg.querySelectorAll('circle.mark')]
+      .map((c) => [+c.getAttribute('cx'), +c.getAttribute('cy'), c.classList[1]]),
+    ticks: [...svg.querySelectorAll('text.tick')].map((t) => t.textContent),
+  };
+}"""
+
+
+def test_a_crowded_chart_merges_its_rings_takes_the_views_width_and_counts_in_round_steps(
+    pages: Pages,
+) -> None:
+    page = pages.open("/#/stats")
+    page.wait_for_selector("#views h2")
+    # A long game's outlook with a mistake or blunder every other move (the reviews' worst case).
+    values = [round(782 * (0.6 + 0.4 * math.sin(i / 9))) for i in range(400)]
+    marks = [{"index": i, "kind": "blunder" if i % 6 == 1 else "mistake"} for i in range(1, 400, 2)]
+    found = page.evaluate(CROWDED, [values, marks])
+    assert found["width"] == found["view"] == found["drawn"]  # drawn at its own width: text keeps its size
+    rings = found["rings"]
+    assert 0 < len(rings) < len(marks)
+    assert all(math.dist(a[:2], b[:2]) >= 2 * 3.5 for i, a in enumerate(rings) for b in rings[i + 1 :])
+    assert {kind for *_, kind in rings} == {"blunder", "mistake"}
+    assert found["ticks"] == ["0", "200", "400", "600", "800"]  # round numbers, not the largest value
 
 
 @pytest.mark.parametrize(("lang", "scheme"), [("en", "light"), ("zh", "dark")])

@@ -108,9 +108,7 @@ class Twenty48VectorEnv(VectorEnv):
             self._load_kernels()
 
     def _load_kernels(self) -> None:
-        """Run every kernel this environment's options use once, on one scratch game: numba loads
-        them (the first run after installing compiles them, which ``announced`` says) now, not in
-        the middle of the first episode."""
+        """``Twenty48Env._load_kernels`` for the vector kernels."""
         state = np.zeros(1, dtype=self._state.dtype)
         which = np.zeros(1, dtype=np.intp)
         self._start_games(which, np.zeros(1, dtype=np.uint64), state)

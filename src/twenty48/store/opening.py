@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 def open_database(location: str | PathLike[str], *, group_commit: bool = False) -> Backend:
     """The backend of the database at ``location``, opened and migrated: the PostgreSQL database a
     URL names, else the SQLite file there (created if no file is there, in a directory that
-    exists). ``group_commit`` is SQLite's; PostgreSQL commits are durable when they return."""
+    exists). With ``group_commit`` the caller must ``flush()`` before acknowledging a write (see
+    ``Store.open``)."""
     found = parse_location(location)
     if isinstance(found, str):
-        return postgres_backend().open(found)
+        return postgres_backend().open(found, group_commit)
     return SQLiteBackend.open(found, group_commit)
 
 

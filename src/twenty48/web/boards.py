@@ -14,7 +14,7 @@ from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
 from twenty48.web.params import Digits
-from twenty48.web.players_models import BoardName, LeaderboardAnswer
+from twenty48.web.players_models import BoardName, LeaderboardAnswer, PublicGameAnswer
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
@@ -69,6 +69,18 @@ async def leaderboard(
         player_id=None if me.player == NO_PLAYER else me.player,
     )
     return json_answer(LeaderboardAnswer.of(found))
+
+
+@router.get(
+    "/public/games/{game_id}",
+    response_model=PublicGameAnswer,
+    summary="A leaderboard game's player and result, for anyone",
+    description="For the games of the public replay (every other game answers 404): who played it "
+    "(their display name), its variant, final score, largest tile and moves, and when it ended.",
+)
+async def public_game(me: CallerDep, game_id: PublicGameId) -> Response:
+    name, game = await me.run(me.web.store.public_game, game_id, me.today())
+    return json_answer(PublicGameAnswer.of(name, game))
 
 
 @router.get(

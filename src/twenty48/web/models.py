@@ -10,7 +10,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from twenty48 import spawns
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
-from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay
+from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay, Status
 from twenty48.variants import CLASSIC
 
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
@@ -66,7 +66,9 @@ class MoveRequest(_Request):
         "refused with 409 and the current state.",
     )
     auto: bool = Field(
-        default=False, description="The move was auto-played (counted in the game's assisted counts)."
+        default=False,
+        description="The move was auto-played (counted in the game's assisted counts, once: not "
+        "again when auto-play's hint at this position, `GET .../hint?auto=true`, counted it).",
     )
 
 
@@ -124,6 +126,7 @@ class GameState(BaseModel):
         "it for good)."
     )
     daily: str | None = Field(description="The UTC date (YYYY-MM-DD) of the daily challenge this game is.")
+    created_at: str = Field(description="When the game began (UTC, ISO 8601); empty before it is stored.")
     variant: VariantName = Field(description=f"The game's rules: {VARIANT_HELP}")
     board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
     score: int
@@ -150,6 +153,7 @@ class GameState(BaseModel):
             spawns=cast(SpawnsName, record.spawns),
             ranked=record.ranked,
             daily=record.daily,
+            created_at=record.created_at,
             variant=cast(VariantName, record.variant),
             board=[list(row) for row in record.board.rows],
             score=record.score,
@@ -213,7 +217,11 @@ class GameListItem(BaseModel):
     won: bool
     over: bool
     current: bool
-    finished: bool
+    finished: bool = Field(description="Takes no more moves: ended or abandoned.")
+    status: Status = Field(
+        description="ended: game over, or won (2048 made) and then left for a new game; abandoned: "
+        "replaced by a new game before it was over or won."
+    )
     created_at: str
     updated_at: str
     hints: int | None = Field(description="Hints asked (once per position); null: unknown (an older game).")
@@ -238,6 +246,7 @@ class GameListItem(BaseModel):
             over=summary.over,
             current=summary.current,
             finished=summary.finished,
+            status=summary.status,
             created_at=summary.created_at,
             updated_at=summary.updated_at,
             hints=summary.hints,
@@ -339,10 +348,20 @@ class DailyAnswer(BaseModel):
         description="The game's place on today's board (best score first, ties by who finished first); "
         "null before it is started, or once it is unranked."
     )
+    score: int | None = Field(
+        description="The game's score on today's board (null with no place). The page shows the place "
+        "once this is above 0: before, every game at 0 shares it."
+    )
 
     @classmethod
     def of(cls, daily: Daily, seconds_left: int) -> DailyAnswer:
-        return cls(date=daily.date, seconds_left=seconds_left, game_id=daily.game_id, rank=daily.rank)
+        return cls(
+            date=daily.date,
+            seconds_left=seconds_left,
+            game_id=daily.game_id,
+            rank=daily.rank,
+            score=daily.score,
+        )
 
 
 class ErrorAnswer(BaseModel):

@@ -6,6 +6,7 @@ import logging
 import math
 
 from fastapi import APIRouter, Request, Response, status
+from fastapi.responses import JSONResponse
 
 from twenty48.names import NameRefused, check
 from twenty48.store import TransferCodeError
@@ -14,7 +15,7 @@ from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.guard import new_token, player_cookie
 from twenty48.web.models import ErrorAnswer
-from twenty48.web.players_models import ClaimRequest, MeAnswer, MeRequest, TransferAnswer
+from twenty48.web.players_models import ClaimRequest, MeAnswer, MeRequest, NameRefusal, TransferAnswer
 
 logger = logging.getLogger("twenty48.web")
 
@@ -33,10 +34,11 @@ async def me(me: CallerDep) -> Response:
     response_model=MeAnswer,
     responses={
         422: {
-            "model": ErrorAnswer,
+            "model": NameRefusal,
             "description": "`name_empty`, `name_too_long`, `name_spaces`, `name_character` (the "
-            "character named in `detail`), `name_no_letter` (only punctuation and spaces), `name_taken` "
-            "(another player has it, in any case).",
+            "character named in `detail`, and given in `character` and `character_name`), "
+            "`name_no_letter` (only punctuation and spaces), `name_taken` (another player has it, in "
+            "any case).",
         }
     },
     summary="Choose a display name, or hide from the leaderboards",
@@ -50,7 +52,10 @@ async def set_me(me: CallerDep, body: MeRequest) -> Response:
         try:
             check(body.name)
         except NameRefused as exc:
-            return error_response(422, exc.reason, str(exc))
+            refusal = NameRefusal(
+                error=exc.reason, detail=str(exc), character=exc.char, character_name=exc.char_name
+            )
+            return JSONResponse(refusal.model_dump(mode="json", exclude_none=True), status_code=422)
         # Asked before a first-time visitor becomes a stored player: a refused name creates none.
         if await me.run(store.name_taken, body.name, me.player):
             return error_response(422, "name_taken", f"the name {body.name!r} is taken")

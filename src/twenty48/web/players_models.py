@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from twenty48.names import MAX_LENGTH
-from twenty48.store import Leaderboard, LeaderboardEntry, Profile, TransferCode
-from twenty48.web.models import VariantName
+from twenty48.store import GameRecord, Leaderboard, LeaderboardEntry, Profile, TransferCode
+from twenty48.web.models import ErrorAnswer, VariantName
 
 #: The boards of ``GET /api/leaderboard`` (``twenty48.store.LEADERBOARDS``).
 BoardName = Literal["daily", "all-time"]
@@ -29,6 +29,17 @@ class MeRequest(_Request):
         "null: anonymous again. Absent: unchanged.",
     )
     hidden: bool | None = Field(default=None, description="Keep your entries off the leaderboards.")
+
+
+class NameRefusal(ErrorAnswer):
+    """A refused name (422); a refused character is also given apart, for the page's own words."""
+
+    character: str | None = Field(
+        default=None, description="`name_character`: the character refused (after NFKC normalisation)."
+    )
+    character_name: str | None = Field(
+        default=None, description='`name_character`: its Unicode name ("" for a character without one).'
+    )
 
 
 class MeAnswer(BaseModel):
@@ -80,6 +91,30 @@ class EntryAnswer(BaseModel):
             moves=entry.moves,
             finished_at=entry.finished_at,
             game_id=entry.game_id,
+        )
+
+
+class PublicGameAnswer(BaseModel):
+    id: int
+    name: str = Field(description="The player's display name. Plain text: show it as text, never as HTML.")
+    variant: VariantName
+    score: int = Field(description="The final score.")
+    max_tile: int
+    moves: int
+    daily: str | None = Field(description="The UTC date of the daily challenge it is; null for another game.")
+    finished_at: str | None = Field(description="When it ended: UTC, ISO 8601.")
+
+    @classmethod
+    def of(cls, name: str, game: GameRecord) -> PublicGameAnswer:
+        return cls(
+            id=game.id,
+            name=name,
+            variant=cast(VariantName, game.variant),
+            score=game.score,
+            max_tile=game.max_tile,
+            moves=game.moves,
+            daily=game.daily,
+            finished_at=game.finished_at,
         )
 
 

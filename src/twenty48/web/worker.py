@@ -189,6 +189,11 @@ class HintWorker:
         self._running: _Hint | None = None
         self._pump: asyncio.Task[None] | None = None
 
+    @property
+    def pending(self) -> int:
+        """Hints being computed or waiting: what the queue's bound counts."""
+        return len(self._pending)
+
     async def run(
         self,
         call: Callable[[Pace], T],

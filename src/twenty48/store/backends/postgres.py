@@ -10,23 +10,39 @@ The statements are the store's own, written once in the SQL both databases share
   between SQLite connections. Only one row is locked per transaction, so two never deadlock.
 - **Reads** run in one ``REPEATABLE READ READ ONLY`` transaction: a game's row and its state come
   from the same snapshot, so the cache never keeps a state under another revision.
-- **Durability.** ``synchronous_commit = on`` for every connection: ``COMMIT`` returns once the
-  commit is flushed to the server's write-ahead log, so ``flush`` has nothing left to do.
+- **Round trips.** The connection stays in pipeline mode: every statement is sent at once, and the
+  client waits for the server only where it needs an answer. A write transaction (``BEGIN``, the
+  row lock, the game's row) costs one round trip until the game's row is read, and its writes and
+  ``COMMIT`` are sent without waiting. A statement's own work runs when it arrives, so the lock is
+  released and the commit made durable without the client's word.
+- **Durability.** ``synchronous_commit = on`` for every connection: the server answers ``COMMIT``
+  once the commit is flushed to its write-ahead log. ``write`` reads that answer before it returns;
+  with group commit (``Store.open(url, group_commit=True)``, as the web server opens it) the
+  answers of every commit since the last ``flush`` are read by ``flush``, in one round trip, and
+  ``flush`` raises if one of them failed or was lost with the connection: nothing written since
+  the last ``flush`` may be acknowledged then. A later transaction's first round trip reads them
+  too, so a batch of moves costs one round trip each and one more.
 - **Schema version**: the one-row table ``twenty48_schema`` (application id and version) of the
   connection's schema; the missing migrations run in one transaction (PostgreSQL's DDL is
   transactional, so a failing migration changes nothing) under an advisory lock, so that servers
   started together migrate once.
-- **Connections** come from a ``psycopg_pool`` pool that checks each one before lending it, so a
-  server restart costs the calls made while it is down (a clear ``StoreError``), not a stale
-  connection afterwards. Credentials come from the URL or the usual libpq ways (``PGPASSWORD``,
-  ``~/.pgpass``, ``PGSERVICE``); messages show the URL without its password.
+- **Connections** come from a ``psycopg_pool`` pool that checks each one before lending it; the
+  backend holds the one it gets while it works. Before each transaction it looks, without a round
+  trip, whether the server has closed it (a closed connection is readable; a live one that is owed
+  nothing is not), and takes a new one if so: a server restart costs the calls made while it is
+  down (a clear ``StoreError``), not a stale connection afterwards. Any database error drops the
+  connection (the server rolls back what it held). Credentials come from the URL or the usual
+  libpq ways (``PGPASSWORD``, ``~/.pgpass``, ``PGSERVICE``); messages show the URL without its
+  password.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import select
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import psycopg
@@ -91,17 +107,35 @@ class PostgresConnection:
             self.execute("SELECT pg_advisory_xact_lock(?)", (NAMES_LOCK,))
 
 
+#: How each transaction begins. A read sees one snapshot throughout; a write sees, after the
+#: player's row lock, whatever the lock's previous holder committed.
+READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
+
+
 class PostgresBackend:
     """A twenty48 database on a PostgreSQL server."""
 
-    def __init__(self, pool: ConnectionPool, location: str, migrated: tuple[int, int]) -> None:
+    def __init__(
+        self, pool: ConnectionPool, location: str, migrated: tuple[int, int], group_commit: bool
+    ) -> None:
         self._pool = pool
         self.location = location
         #: The schema versions before and after opening ran the missing migrations.
         self.migrated = migrated
+        self._group_commit = group_commit
+        #: The connection held while it works, in pipeline mode, and what leaves that mode.
+        self._conn: psycopg.Connection[Any] | None = None
+        self._sql: PostgresSQL | None = None
+        self._pipeline: psycopg.Pipeline | None = None
+        self._exit = ExitStack()
+        #: Commits sent since the last ``flush`` whose answers are not read yet.
+        self._unconfirmed = False
+        #: Why a commit sent since the last ``flush`` may not have happened (``flush`` raises it).
+        self._lost: StoreError | None = None
 
     @classmethod
-    def open(cls, url: str) -> PostgresBackend:
+    def open(cls, url: str, group_commit: bool = False) -> PostgresBackend:
         """Connect to the database ``url`` names and run the missing migrations. Raises
         ``StoreError`` with one line when the server cannot be reached or refuses the credentials,
         and ``StoreUnreadableError`` for a database that is not a twenty48 one or is newer."""
@@ -129,51 +163,124 @@ class PostgresBackend:
             name="twenty48",
             open=True,
         )
-        return cls(pool, location, migrated)
+        return cls(pool, location, migrated, group_commit)
 
     @contextmanager
     def read(self) -> Iterator[PostgresConnection]:
-        with self._connection() as conn:
-            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield PostgresConnection(PostgresSQL(conn), writing=False)
+        with self._transaction(READ, writing=False) as db:
+            yield db
 
     @contextmanager
     def write(self) -> Iterator[PostgresConnection]:
-        with self._connection() as conn:
-            conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-            yield PostgresConnection(PostgresSQL(conn), writing=True)
+        with self._transaction(WRITE, writing=True) as db:
+            yield db
+        self._unconfirmed = True
+        if not self._group_commit:
+            self.flush()
 
     def flush(self) -> None:
-        """Nothing to do: each commit was durable when it returned (``synchronous_commit = on``)."""
+        """Read the answers of the commits sent since the last flush, in one round trip; raise
+        ``StoreError`` if one failed or may not have happened."""
+        lost, self._lost = self._lost, None
+        if lost is not None:
+            raise lost
+        if self._unconfirmed:
+            # Answered by this sync, or reported by its error, not left for the next flush.
+            self._unconfirmed = False
+            assert self._pipeline is not None
+            with self._errors():
+                self._pipeline.sync()
 
     def ping(self) -> None:
         """Raise ``StoreError`` unless the server answers now."""
-        with self._connection() as conn:
-            conn.execute("SELECT 1")
+        # In a transaction of its own: in pipeline mode a statement outside one would open an
+        # implicit one that the next BEGIN could not set its isolation level in.
+        with self.read() as db:
+            db.execute("SELECT 1").fetchone()
 
     def close(self) -> None:
+        self._drop()
         self._pool.close()
 
     @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection whose transaction (if the block opens one) commits when the block
-        ends and rolls back if it raises; psycopg's errors leave as ``StoreError``."""
+    def _transaction(self, begin: str, *, writing: bool) -> Iterator[PostgresConnection]:
+        """One transaction on the held connection, its ``COMMIT`` sent (not waited for) when the
+        block ends; psycopg's errors leave as ``StoreError``."""
+        with self._errors():
+            sql = self._connection()
+            sql.execute(begin)
+            try:
+                yield PostgresConnection(sql, writing)
+            except psycopg.Error:
+                raise
+            except BaseException:
+                if writing:
+                    self._roll_back(sql)
+                else:
+                    # A read-only transaction wrote nothing: its COMMIT undoes as much.
+                    sql.execute("COMMIT")
+                raise
+            sql.execute("COMMIT")
+
+    def _roll_back(self, sql: PostgresSQL) -> None:
+        """Undo the write transaction that raised, and wait for it: psycopg answers a ROLLBACK by
+        deallocating its prepared statements with the next statement it sends, which must not open
+        an implicit transaction (it would refuse the next BEGIN's isolation level) but run inside
+        the next BEGIN. Waiting also reads the answers of the commits before it."""
+        assert self._pipeline is not None
+        sql.execute("ROLLBACK")
+        self._pipeline.sync()
+        self._unconfirmed = False
+
+    def _connection(self) -> PostgresSQL:
+        """The held connection, or a new one from the pool if there is none or the server closed it."""
+        if self._conn is not None and _closed_by_server(self._conn):
+            self._forget("the server closed the connection")
+        if self._sql is None:
+            try:
+                conn = self._pool.getconn()
+            except PoolTimeout:
+                within = f"no connection within {POOL_TIMEOUT_S:g} s"
+                raise StoreError(f"the database {self.location} cannot be reached ({within})") from None
+            # Unwound in reverse: out of pipeline mode, then back to the pool.
+            self._exit.callback(self._pool.putconn, conn)
+            self._pipeline = self._exit.enter_context(conn.pipeline())
+            self._conn, self._sql = conn, PostgresSQL(conn)
+        return self._sql
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
         try:
-            with self._pool.connection() as conn:
-                try:
-                    yield conn
-                except BaseException:
-                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE and not conn.broken:
-                        conn.execute("ROLLBACK")
-                    raise
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.execute("COMMIT")
-        except PoolTimeout:
-            raise StoreError(
-                f"the database {self.location} cannot be reached (no connection within {POOL_TIMEOUT_S:g} s)"
-            ) from None
+            yield
         except psycopg.Error as exc:
-            raise unreachable(exc, self.location) from exc
+            error = unreachable(exc, self.location)
+            self._forget(str(error))
+            raise error from exc
+
+    def _forget(self, why: str) -> None:
+        """Drop the held connection; the commits whose answers it still owed may not have happened."""
+        if self._unconfirmed:
+            self._lost = StoreError(f"the database {self.location}: commits not confirmed ({why})")
+            self._unconfirmed = False
+        if self._conn is not None:
+            # Closed: the pool makes a new one instead of lending this one again.
+            self._conn.close()
+        self._drop()
+
+    def _drop(self) -> None:
+        self._conn = self._sql = self._pipeline = None
+        # Leaving pipeline mode reads what the server still owes, which a dead connection cannot.
+        with contextlib.suppress(psycopg.Error):
+            self._exit.close()
+
+
+def _closed_by_server(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the server has closed the idle connection, or sent it what nothing asked for: the
+    server answers only on request, so a live connection it owes nothing to is not readable."""
+    if conn.broken or conn.closed:
+        return True
+    readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    return bool(readable)
 
 
 class _Versions:
@@ -222,6 +329,9 @@ class _Versions:
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
     postgres_dialect.configure(conn)
+    # No limit on the prepared statements (the store's are a few dozen): psycopg would deallocate
+    # one after a COMMIT, where in pipeline mode it would open an implicit transaction.
+    conn.prepared_max = None
     # Set on the session, not in the URL, so that a URL's own options are left as they are.
     conn.execute("SET synchronous_commit = on")
     conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")

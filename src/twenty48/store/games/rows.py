@@ -77,7 +77,13 @@ class GameRows:
 
     def flush(self) -> None:
         with self._lock:
-            self.backend.flush()
+            try:
+                self.backend.flush()
+            except BaseException:
+                # A commit since the last flush may not have happened: its game, cached at its
+                # new revision, must be read again.
+                self._cache.clear()
+                raise
 
     def close(self) -> None:
         with self._lock:
@@ -172,8 +178,10 @@ class GameRows:
         """Write the changed game; returns its row as it now stands."""
         revision, now = row.revision + 1, now_text()
         games_sql.update_game(db, row.id, revision, codec.columns(game), codec.encode(game), now)
-        if game.score > 0:
+        if game.score > row.best_score:
+            # The row's best was read under the player's write lock: no other writer raised it since.
             games_sql.raise_best_score(db, row.player_id, game.variant.name, game.score)
+            row = row._replace(best_score=game.score)
         self._cache.put(row.id, revision, game)
         finished_at = (row.finished_at or now) if game.over else None
         if game.over and row.ranked:
@@ -211,7 +219,7 @@ class GameRows:
             keep_playing=game.keep_playing,
             over=game.over,
             can_undo=game.can_undo,
-            best_score=games_sql.best_score(db, row.player_id, game.variant.name),
+            best_score=row.best_score,
             created_at=row.created_at,
             updated_at=row.updated_at,
             spawns=game.spawns,

@@ -4,6 +4,7 @@
     store.leaderboard("daily", "classic", date="2026-12-01", player_id=me)
     store.public_owner(game_id, today="2026-12-01")   # the player, or GameNotFoundError
     store.public_replay(game_id, today=...)           # the owner's Replay; public_positions(...)
+    store.public_game(game_id, today=...)             # (the owner's display name, the GameRecord)
 
 What is on a leaderboard: ranked games only (played through the server's own moves, never assisted,
 from a seed nobody chose: ``games.ranked``), of players with a display name who did not hide

@@ -2,7 +2,7 @@
 
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
-    store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank)
+    store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank, score)
     store.adopt_pending(player_id, game)            # a new visitor's first game, at its first move
     store.find_pending(player_id, game)             # the id it was stored under; writes nothing
     store.current_web_game(player_id)               # the current game; None: show the pending one
@@ -127,7 +127,9 @@ class Ranking:
             if found is None or games_sql.game(db, player_id, found) is None:
                 return Daily(date, None, None)
             entry = leaderboards_sql.entry(db, LeaderboardQuery(CLASSIC.name, date, 1, 0), player_id)
-            return Daily(date, found, entry.rank if entry is not None else None)
+            if entry is None:
+                return Daily(date, found, None)
+            return Daily(date, found, entry.rank, entry.score)
 
     def adopt_pending(self, player_id: int, game: Game) -> GameRecord:
         with self._rows.write() as db:

@@ -84,10 +84,12 @@ def update(
     """Update the row of ``job`` if it is in one of ``states``: the new ``state``, ``done`` and
     ``review`` where not None, and the heartbeat. Whether such a row was there."""
     marks = ", ".join("?" for _ in states)
-    cursor = db.execute(
+    # RETURNING, not the cursor's rowcount: PostgreSQL's pipelined statements count their rows only
+    # once their results are read.
+    updated = db.execute(
         "UPDATE game_reviews SET state = coalesce(?, state), done = coalesce(?, done), "
         "review = coalesce(?, review), heartbeat = ?, updated_at = ? "
-        f"WHERE game_id = ? AND job = ? AND state IN ({marks})",
+        f"WHERE game_id = ? AND job = ? AND state IN ({marks}) RETURNING 1",
         (state, done, review, heartbeat, now, game_id, job, *states),
-    )
-    return bool(cursor.rowcount == 1)
+    ).fetchone()
+    return updated is not None

@@ -1,9 +1,7 @@
 // The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
 // StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
 // holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices, autoplay.js asks the solver, newgame.js holds the new-game dialog, ask.js the questions
-// before an assisted action and before the daily challenge, daily.js the daily challenge's entry,
-// audio.js the sound (all loaded after the first board, or on first use).
+// choices. The rest (autoplay.js, the dialogs, views/...) loads after the first board or on first use.
 
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
@@ -16,7 +14,7 @@ import { bindSettings } from "./settings-ui.js";
 const $ = (id) => document.getElementById(id);
 const settings = new Settings();
 const i18n = new I18n(chooseLanguage(settings.get("lang")));
-const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: value }) : i18n.t("empty")));
+const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: String(value) }) : i18n.t("empty")));
 // Sound (audio.js) loads once the board is up: nothing may play before the first gesture anyway,
 // and the first board does without its 4 KB. Until then a call only keeps the game-over state.
 const sound = {
@@ -25,28 +23,33 @@ const sound = {
   unlock() { this.real?.unlock(); },
   effect(name, tile) { this.real?.effect(name, tile); },
   gameOver(over) { this.over = over; this.real?.gameOver(over); },
+  start(real) { this.real = real; real.gameOver(this.over); },
 };
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
-// A module loaded on first use, once however often asked: get() its promise; value once there.
+// A module loaded on first use, once (again after a failure): get() its promise; value once there.
 function lazy(load) {
-  const it = { get: () => (it.promise ??= load().then((v) => (it.value = v))) };
+  const it = { get: () => (it.promise ??= load().then((v) => (it.value = v), (e) => ((it.promise = null), Promise.reject(e)))) };
   return it;
 }
-// The solver's side (hint and auto-play) and the new-game dialog load on first use (and are fetched
-// once the board is up): the first board needs neither.
+const unloaded = () => hud.notice("loadFailed", {}, 5000);
+const use = (part, act) => part.get().then(act, unloaded);
 const solver = lazy(() => import("./autoplay.js").then(({ AutoPlay }) => new AutoPlay(queue, hud, settings)));
 const auto = {
   stop: () => solver.value?.stop() ?? false,
   set: (on) => solver.value?.set(on),
-  hint: () => solver.get().then((s) => s.hint()),
-  toggle: () => solver.get().then((s) => s.toggle()),
+  hint: () => use(solver, (s) => s.hint()),
+  toggle: () => use(solver, (s) => s.toggle()),
 };
 const dialog = lazy(() => import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
-const newGame = () => dialog.get().then((d) => d.request());
+const newGame = () => use(dialog, (d) => d.request());
+// A question that cannot be asked is not a yes.
 const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
-const ask = (topic) => asker.get().then((a) => a(topic));
+const ask = (topic) => use(asker, (a) => a(topic)).then((yes) => yes === true);
 const daily = lazy(() => import("./daily.js").then((m) => new m.DailyEntry(queue, i18n, ask)));
+const audio = lazy(() => import("./audio.js").then(({ Sound }) => sound.start(new Sound(settings))));
+// Fetched once the board is up (and after answers until there): the first Hint or New game is quick.
+const prefetch = () => [solver, dialog, daily, audio].forEach((part) => part.value || part.get().catch(() => {}));
 // No server at the start: the last board seen here (lastseen.js), if at hand.
 const standIn = () => import("./lastseen.js").then((m) => m.standIn(queue, hud, i18n), () => {});
 
@@ -92,12 +95,21 @@ function bind() {
     button.addEventListener("click", byHand(() => queue.move(button.dataset.dir)));
   }
   $("new").addEventListener("click", newGame);
-  $("mode").addEventListener("click", () => dialog.get().then((d) => d.mode()));
+  $("mode").addEventListener("click", () => use(dialog, (d) => d.mode()));
   // The banners' buttons are the player's choice already: no second question.
   $("again").addEventListener("click", () => queue.newGame());
   $("win-new").addEventListener("click", () => queue.newGame());
   $("undo").addEventListener("click", byHand(() => assisted(() => queue.undo())));
   $("keep-going").addEventListener("click", () => queue.keepGoing());
+  // Parts behind a button, fetched when it is first pressed.
+  for (const [id, load, act] of [
+    ["open-settings", () => import("./settings-view.js").then((m) => m.settingsDialog(settings, i18n)), (d) => d.showModal()],
+    ["how-to", () => import("./howto.js").then((m) => m.howToDialog(i18n)), (d) => d.showModal()],
+    ["share", () => import("./share.js").then((m) => m.sharer(i18n, hud)), (share) => share(queue.state)],
+  ]) {
+    const part = lazy(load);
+    $(id).addEventListener("click", () => use(part, act));
+  }
   // A second press hides the hint, and one on Stop stops: neither is a new assist.
   $("hint").addEventListener("click", () => (hud.hintShown ? auto.hint() : assisted(auto.hint)));
   $("auto").addEventListener("click", () => (solver.value?.on ? auto.toggle() : assisted(auto.toggle)));
@@ -119,27 +131,24 @@ const views = lazy(() => import("./views/views.js").then((module) => module.moun
 async function route() {
   if (!views.promise && !location.hash.startsWith("#/")) return;
   auto.stop();
-  if ((await views.get()).route(location.hash) === "play") queue.lookAgain();
+  const shown = await views.get().catch(unloaded);
+  // The play view stays, and so does its address, so that asking again tries again.
+  if (!shown) return history.replaceState(null, "", location.pathname + location.search);
+  if ((await shown.route(location.hash)) === "play") queue.lookAgain();
 }
 
 async function start() {
   const spoken = bindSettings(settings, i18n, () => {
     hud.relabel(queue.state);
     daily.value?.render();
-  });
+  }, unloaded);
   bind();
   await Promise.all([spoken, queue.load(standIn)]);
   performance.mark("twenty48:ready");
   document.body.dataset.ready = "true";
   queue.pump();
-  // Fetched now that the board is up, so the first Hint, Auto-play or New game answers at once.
-  import("./audio.js").then(({ Sound }) => {
-    sound.real = new Sound(settings);
-    sound.real.gameOver(sound.over);
-  });
-  solver.get();
-  dialog.get();
-  daily.get();
+  prefetch();
+  queue.addEventListener("idle", prefetch);
   import("./lastseen.js").then((m) => m.keep(queue));
   import("./installable.js").then((m) => m.install());
   route();

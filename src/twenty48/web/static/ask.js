@@ -3,6 +3,8 @@
 // place of a game in progress. Nothing is remembered: each ranked game asks once, because its first
 // assisted action unranks it.
 
+import { stylesheet } from "./settings-ui.js";
+
 const $ = (id) => document.getElementById(id);
 
 const HTML = `
@@ -43,7 +45,8 @@ export const STRINGS = {
 };
 
 // ask("assist") resolves true when the player says yes, false on Cancel or Escape.
-export function asker(i18n) {
+export async function asker(i18n) {
+  await stylesheet("dialog.css").catch(() => {}); // unstyled, the question still reads
   i18n.extend(STRINGS);
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("ask");

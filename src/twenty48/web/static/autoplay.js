@@ -5,6 +5,12 @@
 import { api } from "./api.js";
 import { stylesheet } from "./settings-ui.js";
 
+const STRINGS = {
+  en: { hintsBusy: "The solver is busy with other hints; trying again in a moment." },
+  ja: { hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。" },
+  zh: { hintsBusy: "求解器正忙于其他提示，稍后将重试。" },
+};
+
 // The server's refusals of a hint while its solver is taken (503 hints_busy, 429 hint_in_progress).
 const BUSY = new Set(["hints_busy", "hint_in_progress"]);
 
@@ -33,6 +39,7 @@ function showHint(hud, answer) {
 
 export class AutoPlay {
   constructor(queue, hud, settings) {
+    hud.i18n.extend(STRINGS);
     this.queue = queue;
     this.hud = hud;
     this.settings = settings;
@@ -87,7 +94,7 @@ export class AutoPlay {
     // another tab has changed is still sent, and its 409 brings this tab up to date.
     const seen = queue.state;
     try {
-      const answer = await api.hint(seen, this.speed[1]);
+      const answer = await api.hint(seen, { ms: this.speed[1] });
       if (!this.on) return;
       if (queue.state === seen && !queue.actions.length) queue.enqueue({ type: "move", dir: answer.best, auto: true });
       // The tab adopted another position meanwhile (it came back into view): think again, or auto-play

@@ -1,5 +1,6 @@
 // The daily challenge's entry in the header: the time left in the UTC day, the player's place on
-// today's board, and the button that starts (or resumes) today's game. Loaded once the board is up;
+// today's board (once their game there has scored: a place among games at 0 means nothing), and the
+// button that starts (or resumes) today's game. Loaded once the board is up;
 // the server says everything shown here (GET /api/daily), the page only counts the seconds down.
 
 import { call } from "./api.js";
@@ -49,11 +50,12 @@ export class DailyEntry {
     this.render();
   }
 
-  // After each batch of answers: today's game that just ended (or began) changes the place.
+  // After each batch of answers: today's game that just ended, began or first scored changes the place.
   seen() {
     const state = this.queue.state;
-    const ours = state && this.info && state.daily === this.info.date;
-    if (ours && (state.over || this.info.game_id !== state.id)) this.refresh();
+    const info = this.info;
+    const ours = state && info && state.daily === info.date;
+    if (ours && (state.over || info.game_id !== state.id || (info.rank && !info.score && state.score > 0))) this.refresh();
     else this.render();
   }
 
@@ -64,9 +66,11 @@ export class DailyEntry {
     const minutes = Math.ceil(left / 60);
     const [h, m] = [Math.floor(minutes / 60), minutes % 60];
     const playing = this.queue.state?.daily === this.info.date;
-    const parts = [this.i18n.t("daily"), this.i18n.t(h ? "dailyLeft" : "dailyLeftM", { h, m })];
-    if (this.info.rank) parts.push(this.i18n.t("dailyRank", { n: this.info.rank }));
-    this.button.textContent = parts.join(" · ");
+    const when = [this.i18n.t(h ? "dailyLeft" : "dailyLeftM", { h, m })];
+    if (this.info.rank && this.info.score > 0) when.push(this.i18n.t("dailyRank", { n: this.info.rank }));
+    // Its name and the rest: one line, or two where the footer is short of room (daily.css).
+    const span = (name, text) => Object.assign(document.createElement("span"), { className: name, textContent: text });
+    this.button.replaceChildren(span("name", this.i18n.t("daily")), span("sep", " · "), span("when", when.join(" · ")));
     // Pressed while today's game is the one shown.
     this.button.setAttribute("aria-pressed", playing);
     this.button.hidden = false;

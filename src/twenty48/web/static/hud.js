@@ -11,6 +11,7 @@ export class Hud {
     this.sound = sound;
     this.i18n = i18n;
     this.noticeTimer = 0;
+    this.spoken = null;
   }
 
   t(key, vars) {
@@ -32,7 +33,9 @@ export class Hud {
     $("notice").hidden = true;
   }
 
+  // Kept to be said again once the page's language comes (a game may load before it).
   announce(key, vars) {
+    this.spoken = { key, vars };
     $("live").textContent = this.t(key, vars);
   }
 
@@ -50,13 +53,13 @@ export class Hud {
 
   scores(state) {
     for (const name of ["score", "best"]) {
-      $(name).textContent = state[name];
+      $(name).textContent = this.i18n.number(state[name]);
       // Seven digits (up to 3,932,100) take a smaller size to fit a 360 px header.
       $(name).classList.toggle("long", state[name] >= 1e6);
     }
-    $("moves").textContent = state.moves;
+    $("moves").textContent = this.i18n.number(state.moves);
     $("undo").disabled = !state.can_undo;
-    $("hint").disabled = $("auto").disabled = state.over;
+    for (const button of [$("hint"), $("auto"), ...document.querySelectorAll(".pad .btn")]) button.disabled = state.over;
     $("final").textContent = this.t("finalScore", { n: state.score });
   }
 
@@ -80,6 +83,7 @@ export class Hud {
   // After a language change; `state` is null before the first answer.
   relabel(state) {
     this.view.relabel();
+    if (this.spoken) this.announce(this.spoken.key, this.spoken.vars);
     if (!state) return;
     this.scores(state);
     this.mode(state);

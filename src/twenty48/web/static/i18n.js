@@ -1,30 +1,14 @@
 // English, Japanese and Chinese. Elements name their text with data-i18n (content) and
-// data-i18n-label (aria-label and title); placeholders look like {n}. English is built in; the other
-// languages are modules of their own, fetched only for a player who reads them.
+// data-i18n-label (aria-label and title); placeholders look like {n}, numbers written by number();
+// plural forms ({one, other}) follow {n}. Each language is a module, fetched for who reads it.
 
-const STRINGS = {
-  en: {
-    history: "History", statistics: "Statistics", leaderboard: "Leaderboard",
-    score: "Score", best: "Best", moves: "Moves", newGame: "New game", newShort: "New game", undo: "Undo", hint: "Hint",
-    auto: "Auto-play", stop: "Stop", sound: "Sound", settings: "Settings", board: "Game board",
-    directions: "Direction buttons", up: "Up", down: "Down", left: "Left", right: "Right",
-    tile: "{n} tile", empty: "empty cell", win: "You win!", keepGoing: "Keep going", over: "Game over!",
-    finalScore: "Final score: {n}", tryAgain: "Try again", cancel: "Cancel",
-    music: "Music", effects: "Sound effects", volume: "Volume", theme: "Theme", system: "System",
-    light: "Light", dark: "Dark", speed: "Auto-play speed", slow: "Slow", normal: "Normal", fast: "Fast",
-    close: "Close", scoreIs: "Score {n}", hintIs: "Hint: {d}",
-    goal: "Join the tiles, get to 2048!", contrast: "High-contrast tiles",
-    helpKeys: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N starts a new game",
-    helpKeysMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N: new game · a drag that starts on a tile moves only that tile",
-    helpSwipe: "Swipe on the board to move", helpSwipeMerge: "Swipe to move; a swipe that starts on a tile moves only that tile",
-    gbest: "best", ggood: "good", ginaccuracy: "so-so", gmistake: "bad", gblunder: "blunder",
-    offline: "Can't reach the server; retrying… ({n} waiting)", online: "Connected again.",
-    changed: "This game changed in another tab; showing it as it is now.", refused: "The server refused: {d}",
-    hintsBusy: "The solver is busy with other hints; trying again in a moment.",
-    gameOverIs: "Game over. Final score {n}",
-    mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "Mode: {m}", changeMode: "Mode: {m} — change",
-  },
+// Said even before (or without) a language's strings.
+const CORE = {
+  offline: "Can't reach the server; retrying… ({n} waiting)",
+  online: "Connected again.",
+  loadFailed: "This part of the page could not be loaded; check the connection and try again.",
 };
+const STRINGS = {};
 
 // Strings of parts of the page loaded later (views/strings.js), by language: kept apart because a
 // language's own strings may not have been fetched yet when a view adds its own.
@@ -49,9 +33,15 @@ export class I18n {
     this.lang = lang;
   }
 
+  // Every number the page writes, one way per language ("3,476").
+  number(value) {
+    return new Intl.NumberFormat(this.lang).format(value);
+  }
+
   t(key, vars = {}) {
-    const text = STRINGS[this.lang]?.[key] ?? EXTRA[this.lang]?.[key] ?? STRINGS.en[key] ?? EXTRA.en?.[key];
-    return text.replace(/\{(\w+)\}/g, (_, name) => vars[name]);
+    let text = STRINGS[this.lang]?.[key] ?? EXTRA[this.lang]?.[key] ?? STRINGS.en?.[key] ?? EXTRA.en?.[key] ?? CORE[key] ?? "";
+    if (typeof text === "object") text = text[new Intl.PluralRules(this.lang).select(vars.n)] ?? text.other;
+    return text.replace(/\{(\w+)\}/g, (_, name) => (typeof vars[name] === "number" ? this.number(vars[name]) : vars[name]));
   }
 
   // Strings of a part of the page loaded later (views/strings.js), in the same shape as STRINGS.
@@ -59,7 +49,7 @@ export class I18n {
     for (const [lang, texts] of Object.entries(strings)) EXTRA[lang] = { ...EXTRA[lang], ...texts };
   }
 
-  // Shows the page in `lang`, fetching its strings the first time (until then, English stands in).
+  // Shows the page in `lang`, fetching its strings the first time.
   async apply(lang) {
     STRINGS[lang] ??= (await import(`./i18n-${lang}.js`)).default;
     this.lang = lang;

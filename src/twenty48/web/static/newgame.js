@@ -1,5 +1,6 @@
 // The new-game dialog. A new game keeps the mode unless the player
-// changes it in the dialog; the dialog asks first only when there is a game to lose.
+// changes it in the dialog; the dialog asks first only when there is a game to lose. Under the
+// modes, a line says what the one selected does.
 
 import { stylesheet } from "./settings-ui.js";
 
@@ -9,14 +10,17 @@ const $ = (id) => document.getElementById(id);
 const STRINGS = {
   en: {
     confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
+    classicRules: "New tiles are 2s and 4s; every move slides the whole board.",
     mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
   },
   ja: {
     confirmTitle: "新しいゲームを始めますか？", confirmText: "今のゲームはここで終わり、履歴に残ります。",
+    classicRules: "新しいタイルは2か4です。どの操作でも盤面全体が動きます。",
     mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
   },
   zh: {
     confirmTitle: "开始新游戏？", confirmText: "当前游戏将在此结束，并保留在历史记录中。",
+    classicRules: "新方块是 2 或 4；每次移动都滑动整个棋盘。",
     mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
   },
 };
@@ -29,7 +33,7 @@ const HTML = `
     <legend data-i18n="mode">Mode</legend>
     <label><input type="radio" name="variant" value="classic" checked><span data-i18n="classic">Classic</span></label>
     <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
-    <p class="note" data-i18n="mergeRules">New tiles grow with your largest tile; a swipe that starts on a tile moves only that tile.</p>
+    <p class="note" id="mode-rules" data-i18n="classicRules"></p>
   </fieldset>
   <div class="row">
     <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
@@ -41,13 +45,22 @@ const HTML = `
 // the settings dialog is: the first board does not need it.
 export async function newGameDialog(queue, auto, i18n) {
   // Unstyled choices are better than no dialog when the stylesheet cannot be fetched.
-  await stylesheet("newgame.css").catch(() => {});
+  await Promise.all([stylesheet("dialog.css"), stylesheet("newgame.css")]).catch(() => {});
+  i18n.extend(STRINGS);
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("confirm");
-  i18n.extend(STRINGS);
+  const radios = [...dialog.querySelectorAll("[name=variant]")];
+  // Named by data-i18n, so a change of language rewrites it too.
+  const describe = () => {
+    const rules = $("mode-rules");
+    rules.dataset.i18n = `${radios.find((radio) => radio.checked).value}Rules`;
+    rules.textContent = i18n.t(rules.dataset.i18n);
+  };
+  for (const radio of radios) radio.addEventListener("change", describe);
   i18n.translate(dialog);
-  const ask = (variant) => {
-    for (const radio of dialog.querySelectorAll("[name=variant]")) radio.checked = radio.value === variant;
+  const ask = (variant = "classic") => {
+    for (const radio of radios) radio.checked = radio.value === variant;
+    describe();
     $("confirm-text").hidden = !queue.inProgress;
     dialog.returnValue = "";
     dialog.showModal();

@@ -13,7 +13,8 @@ const STRINGS = {
     name_empty: "A name needs at least one character.", name_too_long: "A name has at most 24 characters.",
     name_no_letter: "A name needs at least one letter or digit.",
     name_spaces: "No space at the start or end, and never two in a row.",
-    name_character: "Only letters, digits, single spaces and _ - . are allowed ({c}).",
+    name_character: "A name cannot hold {c}: only letters, digits, single spaces and _ - . are allowed.",
+    charShown: "“{ch}” ({about})", charHidden: "an invisible character ({about})",
     name_taken: "Someone else has that name.", invalid_request: "That name cannot be used.",
     moveDevice: "Move to another device", showCode: "Get a code",
     codeIs: "On the other device, enter this code within 15 minutes (it works once):",
@@ -29,7 +30,8 @@ const STRINGS = {
     name_empty: "名前は1文字以上にしてください。", name_too_long: "名前は24文字までです。",
     name_no_letter: "名前には文字か数字を1つ以上入れてください。",
     name_spaces: "先頭・末尾の空白や、連続した空白は使えません。",
-    name_character: "使えるのは文字・数字・単独の空白・_ - . だけです（{c}）。",
+    name_character: "{c}は名前に使えません。使えるのは文字・数字・単独の空白・_ - . だけです。",
+    charShown: "「{ch}」（{about}）", charHidden: "見えない文字（{about}）",
     name_taken: "その名前はほかの人が使っています。", invalid_request: "その名前は使えません。",
     moveDevice: "別の端末に移る", showCode: "コードを取得",
     codeIs: "別の端末で15分以内にこのコードを入力してください（1回だけ使えます）:",
@@ -45,7 +47,8 @@ const STRINGS = {
     name_empty: "名称至少需要一个字符。", name_too_long: "名称最多 24 个字符。",
     name_no_letter: "名称至少需要一个字母或数字。",
     name_spaces: "开头和结尾不能有空格，也不能连续两个空格。",
-    name_character: "只能使用字母、数字、单个空格和 _ - .（{c}）。",
+    name_character: "名称中不能有{c}：只能使用字母、数字、单个空格和 _ - .。",
+    charShown: "“{ch}”（{about}）", charHidden: "不可见字符（{about}）",
     name_taken: "这个名称已被别人使用。", invalid_request: "这个名称不能使用。",
     moveDevice: "转移到另一台设备", showCode: "获取代码",
     codeIs: "请在 15 分钟内在另一台设备上输入此代码（只能用一次）：",
@@ -77,12 +80,20 @@ const HTML = `
   </form>
 </section>`;
 
+// A refused character as the player typed it, then its Unicode name and code point: “🎮” (VIDEO GAME,
+// U+1F3AE). One that draws nothing (a space, a joiner, a lone mark, a direction override) is only
+// named: quoted, it would look like nothing, or reorder the sentence around it.
+function character(i18n, { character: char = "", character_name: name }) {
+  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+  const about = name ? `${name}, ${code}` : code;
+  return i18n.t(/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? "charShown" : "charHidden", { ch: char, about });
+}
+
 // The message for a refusal: the page's own words for the server's code, else the server's sentence.
 function refusal(i18n, error) {
   const known = Object.hasOwn(STRINGS.en, error.code) ? error.code : "";
   if (!known) return i18n.t("refused", { d: error.message });
-  const character = /U\+[0-9A-F]{4,6}/.exec(error.message)?.[0] ?? "";
-  return i18n.t(known, { c: character });
+  return i18n.t(known, { c: known === "name_character" ? character(i18n, error.answer) : "" });
 }
 
 export function playerSection(dialog, i18n) {
@@ -136,6 +147,8 @@ export function playerSection(dialog, i18n) {
       part("code-note").textContent = i18n.t("codeIs");
       part("code").textContent = answer.code;
       part("code").dataset.code = answer.code;
+      // Below the fold of a short screen's dialog the code would appear unseen: bring it up.
+      part("code").scrollIntoView({ block: "center" });
     } catch (error) {
       part("code-note").textContent = refusal(i18n, error);
     }

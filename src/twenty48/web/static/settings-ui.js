@@ -1,5 +1,5 @@
-// The settings as the page applies them (theme, high-contrast tiles, language), the sound button, the
-// language links, and the button that opens the settings dialog (settings-view.js, loaded then).
+// The settings as the page applies them (theme, high-contrast tiles, language), the sound button and
+// the language links.
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,9 +12,9 @@ export const stylesheet = (name) =>
     document.head.append(link);
   });
 
-const moreContrast = matchMedia("(prefers-contrast: more)");
+export const moreContrast = matchMedia("(prefers-contrast: more)");
 // High-contrast tiles: chosen, or (not chosen either way) asked for by the system.
-const highContrast = (settings) => ({ on: true, off: false })[settings.get("contrast")] ?? moreContrast.matches;
+export const highContrast = (settings) => ({ on: true, off: false })[settings.get("contrast")] ?? moreContrast.matches;
 
 function applyLook(settings) {
   const theme = settings.get("theme");
@@ -23,17 +23,22 @@ function applyLook(settings) {
   document.documentElement.classList.toggle("hc", highContrast(settings));
 }
 
-// `relabel` redraws what the page wrote itself (cell labels, scores, the mode) in the new language.
-async function applyLanguage(i18n, lang, relabel) {
-  await i18n.apply(lang);
+// `relabel` redraws what the page wrote itself (cell labels, scores, the mode) in the new language;
+// `failed` says its strings could not be fetched.
+async function applyLanguage(i18n, lang, relabel, failed) {
+  try {
+    await i18n.apply(lang);
+  } catch {
+    return failed();
+  }
   for (const button of document.querySelectorAll("[data-lang]")) button.setAttribute("aria-pressed", button.dataset.lang === lang);
   relabel();
 }
 
-// Resolves once the page speaks its language.
-export function bindSettings(settings, i18n, relabel) {
+// Resolves once the page speaks its language (or tried to).
+export function bindSettings(settings, i18n, relabel, failed) {
   applyLook(settings);
-  const spoken = applyLanguage(i18n, i18n.lang, relabel);
+  const spoken = applyLanguage(i18n, i18n.lang, relabel, failed);
   const soundButton = $("sound");
   const showSound = () => soundButton.setAttribute("aria-pressed", !settings.get("muted"));
   showSound();
@@ -52,16 +57,8 @@ export function bindSettings(settings, i18n, relabel) {
         url.searchParams.delete("lang");
         history.replaceState(null, "", url);
       }
-      applyLanguage(i18n, button.dataset.lang, relabel);
+      applyLanguage(i18n, button.dataset.lang, relabel, failed);
     });
   }
-  let dialog = null;
-  $("open-settings").addEventListener("click", async () => {
-    if (!dialog) {
-      const [{ settingsDialog }] = await Promise.all([import("./settings-view.js"), stylesheet("settings-view.css")]);
-      dialog = settingsDialog(settings, i18n, highContrast, moreContrast);
-    }
-    dialog.showModal();
-  });
   return spoken;
 }

@@ -3,14 +3,14 @@
 // history's export and an import.
 
 import { ApiError, call } from "../api.js";
-import { element, errorText } from "./dom.js";
+import { date as when, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const SORTS = ["date", "score", "max_tile"];
 const VARIANTS = ["", "classic", "merge"];
 const FINISHED = ["", "true", "false"];
 // The columns; on a phone each cell carries its column's name (data-label), the header being hidden.
-const COLUMNS = ["started", "mode", "score", "largest", "moves", "finishedCol", "assisted"];
+const COLUMNS = ["started", "mode", "score", "largest", "moves", "statusCol", "assisted"];
 
 function select(part, label, options) {
   const wrap = element("label", { class: "field" });
@@ -129,53 +129,60 @@ export class HistoryView {
   }
 
   row(game) {
-    const date = new Intl.DateTimeFormat(this.i18n.lang, { dateStyle: "medium", timeStyle: "short" });
+    const number = (value) => this.i18n.number(value);
+    // A game is named by when it began: its id means nothing to the player.
+    const date = when(this.i18n, game.created_at);
     const tr = element("tr", { "data-game": game.id });
     const cells = [
-      date.format(new Date(game.created_at)),
+      date,
       this.t(game.variant),
-      game.score,
-      game.max_tile,
-      game.moves,
-      game.finished ? this.t("yes") : game.current ? this.t("inProgress") : this.t("no"),
+      number(game.score),
+      String(game.max_tile),
+      number(game.moves),
+      this.t(`status_${game.status}`),
       this.assisted(game),
     ];
     cells.forEach((text, i) => tr.append(element("td", { "data-label": this.t(COLUMNS[i]) }, String(text))));
     const actions = tr.appendChild(element("td", { class: "actions" }));
-    const label = (key) => this.t(key, { id: game.id });
+    const label = (key) => this.t(key, { date });
     actions.append(
       element("a", { class: "btn", href: `#/replay/${game.id}/0`, "aria-label": label("replayGame"), "data-part": "replay" }, this.t("replay")),
       element("a", { class: "btn quiet", href: `#/review/${game.id}`, "aria-label": label("reviewGame"), "data-part": "review" }, this.t("review")),
     );
     if (game.exportable) {
       const save = element("button", { class: "btn quiet", "aria-label": label("exportGame"), "data-part": "export" }, this.t("export"));
-      save.addEventListener("click", () => this.export(game));
+      save.addEventListener("click", () => this.export(game, date));
       actions.append(save);
     }
     const remove = element("button", { class: "btn quiet", "aria-label": label("deleteGame"), "data-part": "delete" }, this.t("delete"));
-    remove.addEventListener("click", () => this.confirmDelete(game));
+    remove.addEventListener("click", () => this.confirmDelete(game, date));
     actions.append(remove);
     return tr;
   }
 
-  // Counted from when the store began to count, or as an imported game's file says; unknown (null) otherwise.
+  // Counted from when the store began to count, or as an imported game's file says; unknown (null)
+  // otherwise, and so are the hints of a browser game auto-played before auto-play's moves stopped
+  // counting as hints.
   assisted(counts) {
     if (counts.assisted === null) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
-    return parts.length ? parts.map(([key, text]) => this.t(text, { n: counts[key] })).join(" · ") : this.t("no");
+    const said = parts.map(([key, text]) => this.t(text, { n: counts[key] }));
+    if (counts.assisted && counts.hints === null) said.push(this.t("hintsUnknown"));
+    return said.length ? said.join(" · ") : this.t("no");
   }
 
-  confirmDelete(game) {
+  // `date`: the game's name in the page's words (when it began).
+  confirmDelete(game, date) {
     this.dialog?.remove();
     const dialog = element("dialog", { class: "confirm-delete", "aria-labelledby": "delete-title" });
-    dialog.append(element("h2", { id: "delete-title" }, this.t("deleteTitle", { id: game.id })), element("p", {}, this.t("deleteText")));
+    dialog.append(element("h2", { id: "delete-title" }, this.t("deleteTitle", { date })), element("p", {}, this.t("deleteText")));
     const row = dialog.appendChild(element("div", { class: "row" }));
     const no = element("button", { class: "btn quiet" }, this.t("cancel"));
     const yes = element("button", { class: "btn", "data-part": "confirm-delete" }, this.t("delete"));
     no.addEventListener("click", () => dialog.close());
     yes.addEventListener("click", async () => {
       dialog.close();
-      await this.delete(game);
+      await this.delete(game, date);
     });
     row.append(no, yes);
     this.root.append(dialog);
@@ -184,18 +191,18 @@ export class HistoryView {
     no.focus();
   }
 
-  async delete(game) {
+  async delete(game, date) {
     try {
       await call("DELETE", `/api/games/${game.id}`);
     } catch (error) {
       return this.failed(error);
     }
-    this.message.textContent = this.t("deleted", { id: game.id });
+    this.message.textContent = this.t("deleted", { date });
     await this.load();
   }
 
   // Fetched, not linked: a download link says nothing when the server refuses the file.
-  async export(game) {
+  async export(game, date) {
     let response;
     try {
       response = await fetch(`/api/games/${game.id}/export`, { cache: "no-store" });
@@ -206,7 +213,7 @@ export class HistoryView {
       const error = new ApiError(response.status, await response.json().catch(() => ({})));
       if (error.retryable) return this.failed(error);
       const why = { game_in_progress: "exportInProgress", not_found: "gameGone" }[error.code];
-      this.message.textContent = this.t(why ?? "exportRefused", { id: game.id, d: error.message });
+      this.message.textContent = this.t(why ?? "exportRefused", { date, d: error.message });
       return;
     }
     const url = URL.createObjectURL(await response.blob());

@@ -1,11 +1,11 @@
 // The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant,
 // a page at a time, the player's own row highlighted (and shown below the page when it is off it),
-// each finished game linked to its public replay. Names are people's own text: only ever
-// textContent (element() sets nothing else).
+// each finished game linked to its public replay (today's daily games' once the day is over, which
+// their row says). Names are people's own text: only ever textContent (element() sets nothing else).
 //   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
-import { element, errorText } from "./dom.js";
+import { date, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const BOARDS = ["daily", "all-time"];
@@ -82,8 +82,9 @@ export class LeaderboardView {
     const wrap = element("div", { class: "table-wrap" });
     wrap.append(this.table);
     this.mine = element("p", { class: "my-rank", "data-part": "me" });
+    this.later = element("p", { class: "note", "data-part": "later-note", hidden: "" }, t("replayTomorrowNote"));
     this.pager = element("nav", { class: "pager", "aria-label": t("pages") });
-    this.root.replaceChildren(element("h2", {}, t("leaderboard")), filters, this.message, wrap, this.mine, this.pager);
+    this.root.replaceChildren(element("h2", {}, t("leaderboard")), filters, this.message, wrap, this.later, this.mine, this.pager);
   }
 
   async load() {
@@ -120,6 +121,8 @@ export class LeaderboardView {
     const me = answer.me;
     const onPage = me && answer.entries.some((e) => e.game_id === me.game_id);
     this.mine.textContent = me && !onPage ? t("yourRank", { rank: me.rank, score: me.score }) : "";
+    // Today's finished games have no replay yet: the board says when they will.
+    this.later.hidden = !answer.entries.some((entry) => entry.finished_at) || answer.board !== "daily" || answer.date < today();
     this.mine.hidden = !me || onPage;
     this.pager.replaceChildren();
     const go = (key, offset, enabled) => {
@@ -137,13 +140,12 @@ export class LeaderboardView {
 
   row(entry, answer, mine) {
     const tr = element("tr", mine ? { class: "mine", "aria-current": "true" } : {});
+    const number = (value) => this.i18n.number(value);
     // A past day's board closed at its midnight (UTC): a game unfinished then is listed as it stood.
     const closed = answer.board === "daily" && answer.date < today();
-    const finished = entry.finished_at
-      ? new Date(entry.finished_at).toLocaleString(this.i18n.lang)
-      : this.t(closed ? "unfinished" : "inProgress");
-    for (const value of [entry.rank, entry.name, entry.score, entry.max_tile, entry.moves, finished]) {
-      tr.append(element("td", {}, String(value)));
+    const finished = entry.finished_at ? date(this.i18n, entry.finished_at) : this.t(closed ? "unfinished" : "inProgress");
+    for (const value of [number(entry.rank), entry.name, number(entry.score), String(entry.max_tile), number(entry.moves), finished]) {
+      tr.append(element("td", {}, value));
     }
     tr.children[1].title = entry.name; // a long name is cut on a phone: the whole of it on hover
     const cell = element("td");
@@ -151,6 +153,8 @@ export class LeaderboardView {
     const open = entry.finished_at && (answer.board !== "daily" || closed);
     if (open) {
       cell.append(element("a", { class: "link", href: `#/public/${entry.game_id}`, "aria-label": this.t("watchGame", { name: entry.name }) }, this.t("watch")));
+    } else if (entry.finished_at) {
+      cell.append(element("span", { class: "later", title: this.t("replayTomorrowNote"), "data-part": "later" }, this.t("replayTomorrow")));
     }
     tr.append(cell);
     return tr;

@@ -4,8 +4,9 @@
 // shows them. Opened from a game review at a reviewed move, it draws the move played and the
 // better one as arrows over the board at that position.
 
+import { call } from "../api.js";
 import { BoardView } from "../render.js";
-import { element, errorText } from "./dom.js";
+import { element, errorText, gameTitle } from "./dom.js";
 import { PAGE, Positions } from "./positions.js";
 
 const SPEEDS = [1, 2, 5, 10, 25]; // moves per second
@@ -53,7 +54,24 @@ export class ReplayView {
     this.shown = null;
     this.target = null;
     this.build(gameId);
-    await this.go(move);
+    await Promise.all([this.go(move), this.name(gameId)]);
+  }
+
+  // The title names the game as the player knows it: their own by when it began, its mode and its
+  // score; a public one by who played it and its final score. Until then (or without it), "Replay".
+  async name(gameId) {
+    const shared = this.shared;
+    let game;
+    try {
+      game = await call("GET", shared ? `/api/public/games/${gameId}` : `/api/games/${gameId}`);
+    } catch {
+      return; // the positions' own request says what is wrong
+    }
+    if (this.positions?.gameId !== gameId || this.shared !== shared) return;
+    this.title.textContent = shared
+      ? this.t("publicReplayOf", { name: game.name, n: game.score })
+      : gameTitle(this.i18n, "replayOf", game);
+    document.title = `${this.title.textContent} · 2048`;
   }
 
   close() {
@@ -73,7 +91,7 @@ export class ReplayView {
     // BoardView finds its board and slide layer by the play board's ids; this board hands over its
     // own. The replay never shows a hint, so BoardView's hint row (the play view's) is never touched.
     this.view = new BoardView({ querySelector: (id) => parts[id.slice(1)] }, (value) =>
-      value ? this.t("tile", { n: value }) : this.t("empty"),
+      value ? this.t("tile", { n: String(value) }) : this.t("empty"),
     );
     this.score = element("output", { class: "value", "data-part": "score" }, "0");
     this.moveNumber = element("output", { class: "value", "data-part": "move" }, "0");
@@ -89,12 +107,7 @@ export class ReplayView {
     this.playButton = button("play", "play", () => this.toggle());
     this.playButton.setAttribute("aria-pressed", "false");
     const speed = element("select", { "data-part": "speed", "aria-label": this.t("replaySpeed") });
-    // English says "1 move/s"; Japanese and Chinese have one form (their rules never pick "one").
-    const plural = new Intl.PluralRules(this.i18n.lang);
-    for (const value of SPEEDS) {
-      const key = plural.select(value) === "one" ? "perSecondOne" : "perSecond";
-      speed.append(element("option", { value }, this.t(key, { n: value })));
-    }
+    for (const value of SPEEDS) speed.append(element("option", { value }, this.t("perSecond", { n: value })));
     speed.value = String(this.speed);
     speed.addEventListener("change", () => (this.speed = Number(speed.value)));
     const controls = element("div", { class: "controls" });
@@ -104,14 +117,13 @@ export class ReplayView {
       this.playButton,
       button("forward", "forward", () => this.step(1)),
       button("last", "last", () => this.go(Infinity)),
-      speed,
     );
 
     const jump = element("form", { class: "jump" });
     const to = element("input", { type: "number", min: "0", step: "1", inputmode: "numeric", "data-part": "jump" });
     const label = element("label", {}, this.t("goToMove"));
     label.append(to);
-    jump.append(label, element("button", { class: "btn", type: "submit" }, this.t("go")));
+    jump.append(speed, label, element("button", { class: "btn", type: "submit" }, this.t("go")));
     jump.addEventListener("submit", (event) => {
       event.preventDefault();
       if (to.value !== "") this.go(Number(to.value));
@@ -124,7 +136,8 @@ export class ReplayView {
       numbers.append(box);
     }
     const head = element("div", { class: "replay-head" });
-    head.append(element("h2", {}, this.t(this.shared ? "publicReplayOf" : "replayOf", { id: gameId })), numbers);
+    this.title = element("h2", {}, this.t("replay"));
+    head.append(this.title, numbers);
     if (!this.shared) {
       head.append(element("a", { class: "btn quiet", href: `#/review/${gameId}`, "data-part": "to-review" }, this.t("review")));
     }
@@ -182,7 +195,7 @@ export class ReplayView {
     this.shown = position;
     this.message.textContent = "";
     this.showNumber(position.move);
-    this.score.textContent = position.score;
+    this.score.textContent = this.i18n.number(position.score);
     this.root.dataset.move = position.move;
     const marked = this.marks && this.marks.move === position.move;
     this.drawMarks(marked ? this.marks : null);
@@ -219,7 +232,7 @@ export class ReplayView {
     const last = this.last;
     if (last !== Infinity) this.scrubber.max = last;
     this.scrubber.value = n;
-    this.moveNumber.textContent = last === Infinity ? n : this.t("ofMoves", { n, total: last });
+    this.moveNumber.textContent = last === Infinity ? this.i18n.number(n) : this.t("ofMoves", { n, total: last });
   }
 
   failed(error) {

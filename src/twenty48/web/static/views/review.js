@@ -11,7 +11,7 @@
 
 import { call } from "../api.js";
 import { lineChart } from "./chart.js";
-import { element, errorText } from "./dom.js";
+import { element, errorText, gameTitle } from "./dom.js";
 
 const POLL_MS = 700;
 // Ringed on the chart.
@@ -54,13 +54,22 @@ export class ReviewView {
     this.gameId = gameId;
     const generation = this.generation;
     const head = element("div", { class: "replay-head" });
+    const title = element("h2", {}, this.t("review"));
     head.append(
-      element("h2", {}, this.t("reviewOf", { id: gameId })),
+      title,
       element("a", { class: "btn quiet", href: `#/replay/${gameId}/0`, "data-part": "to-replay" }, this.t("replay")),
     );
     this.body = element("div", { class: "review-body", "aria-live": "polite" });
     this.root.replaceChildren(head, this.body);
-    await this.refresh(generation);
+    await Promise.all([this.refresh(generation), this.name(title, generation)]);
+  }
+
+  // Titled by the game's date, mode and score; "Review" until they come (or if they cannot).
+  async name(title, generation) {
+    const game = await call("GET", `/api/games/${this.gameId}`).catch(() => null);
+    if (!game || generation !== this.generation) return;
+    title.textContent = gameTitle(this.i18n, "reviewOf", game);
+    document.title = `${title.textContent} · 2048`;
   }
 
   close() {
@@ -121,7 +130,7 @@ export class ReviewView {
 
   progress(status) {
     const bar = element("progress", { max: String(Math.max(1, status.total)), value: String(status.done), "aria-label": this.t("reviewing") });
-    const text = status.state === "queued" ? this.t("reviewQueued") : this.t("reviewProgress", { done: status.done, total: status.total });
+    const text = status.state === "queued" ? this.t("reviewQueued") : this.t("reviewProgress", { done: status.done, n: status.total });
     const cancel = element("button", { class: "btn quiet", "data-part": "cancel-review" }, this.t("cancel"));
     cancel.addEventListener("click", () => this.act("DELETE"));
     this.body.replaceChildren(element("p", { "data-part": "progress" }, text), bar, cancel);
@@ -150,7 +159,7 @@ export class ReviewView {
       box.append(element("dt", {}, label), element("dd", {}, value));
     };
     figure(this.t("accuracy"), review.accuracy === null ? "–" : `${review.accuracy.toFixed(1)} %`, "accuracy");
-    figure(this.t("startChance", { tile: review.target }), percent(review.start_chance), "start-chance");
+    figure(this.t("startChance", { tile: String(review.target) }), percent(review.start_chance), "start-chance");
     for (const grade of GRADES) figure(this.t(`g${grade}`), String(review.grades[grade]), `grade-${grade}`);
     const turn = review.turning_point;
     const line = element("p", { "data-part": "turning-point" });
@@ -175,7 +184,7 @@ export class ReviewView {
       flag: turn ? { index: turn.n, label: this.t("moveN", { n: turn.n }) } : null,
       format: (v) => `${Math.round(v)}`,
       text: {
-        title: this.t("chanceTitle", { tile: review.target }),
+        title: this.t("chanceTitle", { tile: String(review.target) }),
         table: this.t("showTable"),
         label: this.t("moveNo"),
         value: this.t("chance"),
@@ -233,7 +242,7 @@ export class ReviewView {
       n: m.n,
       played: this.move(m.played),
       best: better ? this.move(m.best) : "",
-      tile: review.target,
+      tile: String(review.target), // a tile by its name, as written on it
       from: Math.round(before),
       to: Math.round(m.chance),
     };

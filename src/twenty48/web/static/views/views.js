@@ -107,6 +107,6 @@ class Views {
 // The views, once their stylesheet is in (so nothing shows unstyled first).
 export async function mount(context) {
   context.i18n.extend(STRINGS);
-  await stylesheet("views/views.css").catch(() => {}); // unstyled is still usable
+  await Promise.all([stylesheet("views/views.css"), stylesheet("dialog.css")]).catch(() => {}); // unstyled is still usable
   return new Views(context);
 }

@@ -1,0 +1,121 @@
+"""What one move costs PostgreSQL: the statements it sends and the round trips it waits for, read
+from libpq's own trace of every message the store's connection sends and receives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import psycopg
+import pytest
+
+from twenty48.game import Game
+from twenty48.rules import Board
+from twenty48.store import Store, open_store
+
+#: A merge of two 1024s: the player's best becomes 2048, which the small games below never reach.
+BIG = Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
+SMALL = Board.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]])
+#: BEGIN, the player's row lock, the game's row (with the best score), the move's log, the game's
+#: new state, COMMIT: a move that does not raise the player's best score.
+MOVE_STATEMENTS = 6
+
+
+class Trace:
+    """The messages of every connection made while it is installed, as libpq traces them."""
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._traced: list[tuple[psycopg.Connection[Any], Path]] = []
+        self._streams: list[IO[str]] = []
+        self._seen: dict[Path, int] = {}
+
+    def attach(self, conn: psycopg.Connection[Any]) -> None:
+        path = self._directory / f"{len(self._traced)}.trace"
+        self._traced.append((conn, path))
+        self._start(conn, path)
+
+    def _start(self, conn: psycopg.Connection[Any], path: Path) -> None:
+        # libpq writes through a stream of its own on this file's descriptor: kept open.
+        self._streams.append(path.open("a"))
+        conn.pgconn.trace(self._streams[-1].fileno())
+        conn.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS | psycopg.pq.Trace.REGRESS_MODE)
+
+    def close(self) -> None:
+        for stream in self._streams:
+            stream.close()
+
+    def since_last(self) -> tuple[int, int]:
+        """(statements executed, round trips) since the last call: an Execute message is one
+        statement, and a client message answered by the server is one round trip."""
+        statements = trips = 0
+        for conn, path in self._traced:
+            if not conn.closed:
+                # Stopping the trace flushes libpq's stream; it starts again below.
+                conn.pgconn.untrace()
+            lines = path.read_text().splitlines()
+            last = ""
+            for line in lines[self._seen.get(path, 0) :]:
+                direction, _, message = [*line.split("\t"), "", ""][:3]
+                if direction == "F" and message.split(" ")[0] == "Execute":
+                    statements += 1
+                if direction == "B" and last == "F":
+                    trips += 1
+                last = direction or last
+            self._seen[path] = len(lines)
+            if not conn.closed:
+                self._start(conn, path)
+        return statements, trips
+
+
+@pytest.fixture
+def traced(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Trace]:
+    trace = Trace(tmp_path)
+    connect: Callable[..., psycopg.Connection[Any]] = psycopg.Connection.connect
+
+    def connect_traced(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+        conn = connect(*args, **kwargs)
+        trace.attach(conn)
+        return conn
+
+    monkeypatch.setattr(psycopg.Connection, "connect", connect_traced)
+    yield trace
+    trace.close()
+
+
+def _small_game(store: Store, player: int) -> tuple[int, int]:
+    store.add_game(player, Game.from_board(BIG, seed=1))
+    record = store.current_game(player)
+    store.move(player, record.id, "left", revision=record.revision)
+    record = store.add_game(player, Game.from_board(SMALL, seed=2))
+    return record.id, record.revision
+
+
+def test_a_move_is_six_statements_in_two_round_trips(postgres_url: str, traced: Trace) -> None:
+    with open_store(postgres_url) as store:
+        player = store.local_player().id
+        game_id, revision = _small_game(store, player)
+        traced.since_last()
+        store.move(player, game_id, "left", revision=revision)
+        # The game's row read under the lock, then the writes and their COMMIT's answer.
+        assert traced.since_last() == (MOVE_STATEMENTS, 2)
+
+
+def test_with_group_commit_a_batch_of_moves_waits_once_each_and_once_more(
+    postgres_url: str, traced: Trace
+) -> None:
+    with open_store(postgres_url, group_commit=True) as store:
+        games = []
+        for name in ("a", "b", "c"):
+            player = store.local_player(name).id
+            games.append((player, *_small_game(store, player)))
+        store.flush()
+        traced.since_last()
+        for player, game_id, revision in games:
+            store.move(player, game_id, "left", revision=revision)
+        # Each move waits for its game's row only (which brings the answers of the moves before
+        # it); the flush reads the last COMMIT's answer before anything is acknowledged.
+        assert traced.since_last() == (3 * MOVE_STATEMENTS, 3)
+        store.flush()
+        assert traced.since_last() == (0, 1)
