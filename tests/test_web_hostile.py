@@ -191,6 +191,30 @@ def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None
         assert status_of(twice) == 400 and b'"bad_request"' in twice
 
 
+def test_a_head_behind_a_running_request_waits_for_its_answer(tmp_path: Path, monkeypatch) -> None:
+    # A half head pipelined behind a request that ran past the timeout was answered 408 at once:
+    # read as the first request's answer, which was lost.
+    db = tmp_path / "behind.sqlite3"
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 60_000)
+    with Store.open(db) as store, served(create_app(store), request_timeout=0.3) as (url, server):
+        lock = sqlite3.connect(db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # the new player waits for the database: its request runs
+        sock = connect(url)
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2\r\n\r\n{}GET /api/best HTTP/1.1\r\n"
+        )
+        wait_until(lambda: len(server.server_state.tasks) == 1, "the first request never ran")
+        sock.settimeout(1.0)  # three timeouts: nothing may be answered while the first request runs
+        with pytest.raises(TimeoutError):
+            sock.recv(1)
+        sock.settimeout(20)
+        lock.rollback()
+        lock.close()
+        answers = until_closed(sock).split(b"HTTP/1.1 ")
+        assert [int(a[:3]) for a in answers[1:]] == [201, 408], answers
+
+
 def test_connections_that_only_wait_never_keep_a_request_out(tmp_path: Path, caplog) -> None:
     # One client kept 600 connections waiting, each opened again as it was dropped: every other
     # request was answered 503, and past the open-file limit no connection was accepted at all.

@@ -9,9 +9,10 @@ bytes held meanwhile are bounded by ``MAX_HEAD`` plus one read from the socket.
 Nor does uvicorn time out a request that never arrives: a connection that sent half a head, or
 announced a body and sent one byte of it, was held for as long as the client liked. Here a head must
 arrive within ``request_timeout`` seconds of the connection (or of its first byte, on a connection
-kept alive), and a body within as long again after its head, a body that keeps coming having as long
-again for each ``BODY_STEP`` bytes; otherwise 408 and the connection closes (a connection that sent
-nothing is closed without an answer).
+kept alive; or of the answer before it, when it came behind a request still running), and a body
+within as long again after its head, a body that keeps coming having as long again for each
+``BODY_STEP`` bytes; otherwise 408 and the connection closes (a connection that sent nothing is
+closed without an answer).
 
 uvicorn's ``limit_concurrency`` (``--max-connections``) is applied here instead of by uvicorn, which
 answers 503 to every request once the process holds that many connections, whatever they do: one
@@ -180,6 +181,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         self._begin_waiting()
+        if self._head_open:
+            # A later request's head came behind this one: its time starts now (``_timed_out``).
+            self._set_deadline()
         super().on_response_complete()
 
     def _begin_waiting(self) -> None:
@@ -255,6 +259,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         cycle = self.cycle
+        if self._head_open and cycle is not None and not cycle.response_complete:
+            # A later request's head behind one still running: a 408 now would be read as the
+            # running request's answer, so its time counts from that answer's end instead.
+            return
         answering = cycle is not None and cycle.response_started and not cycle.response_complete
         if not (self._head_open or self._body_open) or answering or self.pipeline:
             # Nothing of a request came (a connection opened and left idle), or an answer is on
