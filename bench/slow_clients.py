@@ -11,6 +11,9 @@ unless given after ``--``) and measures:
 - ``crowd``: with ``--crowd`` silent connections open (twice ``--max-connections``' default), the
   answer to one whole request, the connections the process held meanwhile (its open sockets, from
   /proc), and how long it took to let them go once closed;
+- ``reopening``: for ``--reopen-s`` seconds, ``--crowd`` silent connections each opened again as
+  soon as the server closes it, while another client sends whole requests one after another: the
+  connections opened again, and the requests' answers (None: closed without one) and seconds;
 - ``new_players``: cookieless ``POST /api/games`` in a loop for ``--loop-s`` seconds: answers by
   status and the players stored;
 - ``claims``: 30 wrong transfer codes, each with another ``X-Forwarded-For``: answers by status.
@@ -25,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -36,6 +40,7 @@ from pathlib import Path
 
 HOST = "127.0.0.1"
 HALF_HEAD = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+WHOLE = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 HALF_BODY = (
     b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     b"Content-Length: 4000\r\n\r\n{"
@@ -56,6 +61,19 @@ async def held(port: int, sent: bytes, give_up_s: float) -> tuple[float, int | N
     lived = time.monotonic() - started
     writer.close()
     return lived, int(answer.split(b" ", 2)[1]) if answer else None
+
+
+def asked(port: int) -> tuple[float, int | None]:
+    """``held`` for a whole request sent from a plain socket, on a thread of its own: the crowd's
+    event loop would delay sending it after the connect."""
+    started = time.monotonic()
+    answer = b""
+    with socket.create_connection((HOST, port), timeout=30) as sock:
+        sock.sendall(WHOLE)
+        with contextlib.suppress(ConnectionResetError):
+            while data := sock.recv(65536):
+                answer += data
+    return time.monotonic() - started, int(answer.split(b" ", 2)[1]) if answer else None
 
 
 async def request(port: int, text: bytes) -> int:
@@ -87,7 +105,7 @@ async def crowd(port: int, pid: int, count: int) -> dict[str, object]:
     opened = [await asyncio.open_connection(HOST, port) for _ in range(count)]
     await asyncio.sleep(0.5)
     most = sockets_of(pid)
-    status = await request(port, b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    status = await request(port, WHOLE)
     for _, writer in opened:
         writer.close()
     closed = time.monotonic()
@@ -99,6 +117,28 @@ async def crowd(port: int, pid: int, count: int) -> dict[str, object]:
         "server_sockets": most,
         "released_s": round(time.monotonic() - closed, 2),
     }
+
+
+async def reopening(port: int, count: int, seconds: float) -> dict[str, object]:
+    # One client kept 600 connections waiting this way, and every other request was answered 503.
+    until = time.monotonic() + seconds
+    reopened = 0
+
+    async def hold() -> None:
+        nonlocal reopened
+        while time.monotonic() < until:
+            reader, writer = await asyncio.open_connection(HOST, port)
+            with contextlib.suppress(TimeoutError, ConnectionResetError):
+                await asyncio.wait_for(reader.read(), until - time.monotonic())
+            writer.close()
+            reopened += 1
+
+    holders = [asyncio.create_task(hold()) for _ in range(count)]
+    results: list[tuple[float, int | None]] = []
+    while time.monotonic() < until:
+        results.append(await asyncio.to_thread(asked, port))
+    await asyncio.gather(*holders)
+    return {"connections": count, "reopened": reopened - count, "requests": summary(results)}
 
 
 async def new_players(port: int, seconds: float) -> dict[str, int]:
@@ -129,6 +169,7 @@ async def measure(port: int, pid: int, args: argparse.Namespace, db: Path) -> di
             await asyncio.gather(*(held(port, sent, args.give_up_s) for _ in range(args.connections)))
         )
     figures["crowd"] = await crowd(port, pid, args.crowd)
+    figures["reopening"] = await reopening(port, args.crowd, args.reopen_s)
     figures["new_players"] = await new_players(port, args.loop_s)
     with sqlite3.connect(db) as check:
         figures["players_stored"] = check.execute("SELECT count(*) FROM players").fetchone()[0]
@@ -140,6 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=300, help="slow connections of each kind")
     parser.add_argument("--crowd", type=int, default=1024, help="silent connections opened at once")
+    parser.add_argument("--reopen-s", type=float, default=5.0, help="seconds of the crowd opened again")
     parser.add_argument("--loop-s", type=float, default=15.0, help="seconds of the new-player loop")
     parser.add_argument("--give-up-s", type=float, default=60.0, help="the longest a slow connection is kept")
     parser.add_argument("serve", nargs="*", help="further `2048 serve` arguments (after --)")

@@ -27,6 +27,7 @@ from twenty48.commands import serve
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.web import create_app
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits
@@ -123,6 +124,13 @@ def test_request_heads_are_capped(tmp_path: Path) -> None:
 def in_process(app: FastAPI, **settings: Any) -> Iterator[str]:
     """``app`` served in a thread by uvicorn as ``2048 serve`` sets it up, with ``server_config``'s
     ``settings``; yields its URL."""
+    with served(app, **settings) as (url, _):
+        yield url
+
+
+@contextmanager
+def served(app: FastAPI, **settings: Any) -> Iterator[tuple[str, uvicorn.Server]]:
+    """``in_process``, yielding the server too (its state counts the requests running)."""
     sock = serve.bind("127.0.0.1", 0)
     server = uvicorn.Server(server_config(app, http=serve.HTTP_PROTOCOL, **settings))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -132,7 +140,7 @@ def in_process(app: FastAPI, **settings: Any) -> Iterator[str]:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.01)
     try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", server
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -184,22 +192,76 @@ def test_requests_that_do_not_arrive_are_dropped(tmp_path: Path, caplog) -> None
         assert status_of(twice) == 400 and b'"bad_request"' in twice
 
 
-def test_a_process_answers_503_past_its_connections(tmp_path: Path) -> None:
+def test_a_head_behind_a_running_request_waits_for_its_answer(tmp_path: Path, monkeypatch) -> None:
+    # A half head pipelined behind a request that ran past the timeout was answered 408 at once:
+    # read as the first request's answer, which was lost.
+    db = tmp_path / "behind.sqlite3"
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 60_000)
+    with Store.open(db) as store, served(create_app(store), request_timeout=0.3) as (url, server):
+        lock = sqlite3.connect(db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # the new player waits for the database: its request runs
+        sock = connect(url)
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2\r\n\r\n{}GET /api/best HTTP/1.1\r\n"
+        )
+        wait_until(lambda: len(server.server_state.tasks) == 1, "the first request never ran")
+        sock.settimeout(1.0)  # three timeouts: nothing may be answered while the first request runs
+        with pytest.raises(TimeoutError):
+            sock.recv(1)
+        sock.settimeout(20)
+        lock.rollback()
+        lock.close()
+        answers = until_closed(sock).split(b"HTTP/1.1 ")
+        assert [int(a[:3]) for a in answers[1:]] == [201, 408], answers
+
+
+def test_connections_that_only_wait_never_keep_a_request_out(tmp_path: Path, caplog) -> None:
+    # One client kept 600 connections waiting, each opened again as it was dropped: every other
+    # request was answered 503, and past the open-file limit no connection was accepted at all.
     store = Store.open(tmp_path / "busy.sqlite3")
-    with store, in_process(create_app(store), max_connections=4) as url:
+    with store, served(create_app(store), max_connections=4) as (url, server):
         request = b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-        idle = [connect(url) for _ in range(2)]
-        assert status_of(raw(url, request)) == 200  # the third connection of four
-        idle.append(connect(url))
-        busy = raw(url, request)
-        assert status_of(busy) == 503 and b'"server_busy"' in busy and CSP.encode() in busy
-        assert b"retry-after: 10\r\n" in busy  # the request timeout: idle connections are gone by then
-        for sock in idle:
+        silent = [connect(url) for _ in range(2)]
+        half_head, half_body = connect(url), connect(url)
+        half_head.sendall(b"GET /api/best HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        half_body.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 4000\r\n\r\n{"
+        )
+        wait_until(lambda: len(server.server_state.tasks) == 1, "the half body's request never ran")
+        with caplog.at_level(logging.WARNING, logger="twenty48.web"):
+            crowd = [connect(url) for _ in range(6)]
+            # The process holds four: each newer connection let go of the one that waited longest.
+            for sock in (*silent, half_head, half_body, *crowd[:2]):
+                assert until_closed(sock) == b""
+            assert status_of(raw(url, request)) == 200
+        # The request whose body was awaited was told its client is gone, and ended.
+        wait_until(lambda: not server.server_state.tasks, "the half body's request ran on")
+        assert caplog.text.count("let go of a connection") == 7
+        for sock in crowd[2:]:
             sock.close()
-        deadline = time.monotonic() + 10
-        while status_of(raw(url, request)) != 200:
-            assert time.monotonic() < deadline, "the closed connections were never let go"
-            time.sleep(0.05)
+
+
+def test_a_process_answers_503_when_every_connection_runs_a_request(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "busy.sqlite3"
+    # The two requests wait on the lock below for as long as the test takes, whatever the load.
+    monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 60_000)
+    with Store.open(db) as store, served(create_app(store), max_connections=2) as (url, server):
+        lock = sqlite3.connect(db, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")  # the two new players wait for the database: both run
+        request = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        request += b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+        running = [connect(url) for _ in range(2)]
+        for sock in running:
+            sock.sendall(request)
+        wait_until(lambda: len(server.server_state.tasks) == 2, "the requests never ran")
+        busy = until_closed(connect(url))
+        assert status_of(busy) == 503 and b'"server_busy"' in busy and CSP.encode() in busy
+        assert b"retry-after: 1\r\n" in busy
+        lock.rollback()
+        lock.close()
+        assert [status_of(until_closed(sock)) for sock in running] == [201, 201]
 
 
 def _hint(url: str, game: int, token: str, ms: int) -> httpx.Response:
@@ -285,6 +347,8 @@ def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path, monkeypatch)
                     sock = hang_ups.enter_context(socket.create_connection((host, int(port)), timeout=5))
                     sock.sendall(request.encode())
                     wait_until(lambda q=queued: hints.pending == q, "the hint was not queued")
+                # Its place is freed when the server sees the hang-up, which the next one must not race.
+                wait_until(lambda q=queued: hints.pending == q - 1, "the abandoned hint kept its place")
             wait_until(lambda: hints.pending == 1 and leases_held(db) == 1, "the abandoned hints stayed")
             last = threading.Thread(target=ask, args=(4, 10))  # waits behind the running hint only
             last.start()

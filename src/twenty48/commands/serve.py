@@ -115,9 +115,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=bounded_int(2, 100_000),
         default=MAX_CONNECTIONS,
         metavar="N",
-        help="connections (or requests running) one server process holds; a request beyond "
-        "answers 503 and its connection closes (default %(default)s; keep it under the process's "
-        "limit of open files, ulimit -n)",
+        help="connections one server process holds; one more lets go of the connection that has "
+        "waited longest without a request running, or, when all of them run one, answers 503 and "
+        "closes (default %(default)s; keep it under the process's limit of open files, ulimit -n)",
     )
     limits.add_argument(
         "--hint-queue",

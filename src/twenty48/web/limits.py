@@ -32,9 +32,10 @@ NEW_PLAYERS_PER_HOUR = 60
 #: each further 64 KiB of it): a browser sends a head in one packet, an API body in another; a
 #: client that sent half a head, or announced 4,000 bytes and sent one, was held as long as it liked.
 REQUEST_TIMEOUT_S = 10.0
-#: Connections (or requests running) one server process holds before it answers new requests 503
-#: (uvicorn's ``limit_concurrency``). A class of 30 browsers keeps a few each; 512 stays well under
-#: the usual limit of 1,024 open files a process, which would otherwise stop it accepting any.
+#: Connections one server process holds: one more lets go of the one that waited longest, or is
+#: answered 503 when every one runs a request (``twenty48.web.protocol``). A class of 30 browsers
+#: keeps a few each; 512 stays well under the usual limit of 1,024 open files a process, which would
+#: otherwise stop it accepting any.
 MAX_CONNECTIONS = 512
 #: Addresses a ``RateBuckets`` remembers before it starts over.
 ADDRESSES_KEPT = 10_000

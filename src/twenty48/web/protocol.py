@@ -9,11 +9,20 @@ bytes held meanwhile are bounded by ``MAX_HEAD`` plus one read from the socket.
 Nor does uvicorn time out a request that never arrives: a connection that sent half a head, or
 announced a body and sent one byte of it, was held for as long as the client liked. Here a head must
 arrive within ``request_timeout`` seconds of the connection (or of its first byte, on a connection
-kept alive), and a body within as long again after its head, a body that keeps coming having as long
-again for each ``BODY_STEP`` bytes; otherwise 408 and the connection closes (a connection that sent
-nothing is closed without an answer). uvicorn's ``limit_concurrency`` (``--max-connections``) is
-answered here too: a request arriving while the process holds that many connections, or runs that
-many requests, is answered 503 with ``Retry-After`` and its connection closed.
+kept alive; or of the answer before it, when it came behind a request still running), and a body
+within as long again after its head, a body that keeps coming having as long again for each
+``BODY_STEP`` bytes; otherwise 408 and the connection closes (a connection that sent nothing is
+closed without an answer).
+
+uvicorn's ``limit_concurrency`` (``--max-connections``) is applied here instead of by uvicorn, which
+answers 503 to every request once the process holds that many connections, whatever they do: one
+client that kept 600 connections waiting (each dropped after the request timeout, and opened again)
+had every other client answered 503, and past the process's open-file limit (1,024 by default) none
+was accepted at all. Here a process holds that many connections at most: a new one lets go of the
+connection that has waited longest without a request running (one that sent nothing, or part of a
+request, or sits idle between two), so that connections which only wait never keep a request out.
+Only when every connection held runs a request is the new one answered 503 with ``Retry-After`` and
+closed; a request that arrives while the process runs that many requests is answered so too.
 
 uvicorn answers a request it cannot parse itself, before any application sees it; those answers
 (and the two above) are sent here with the JSON error body and the security headers every
@@ -23,9 +32,9 @@ application answer carries.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
-import math
 from typing import Any
 
 import httptools
@@ -39,8 +48,14 @@ MAX_HEAD = 16 * 1024
 #: A body's bytes that earn it another ``request_timeout``: 2 MiB (an import) must arrive at
 #: 64 KiB per period at least, a body of the other routes (4 KiB at most) within one period.
 BODY_STEP = 64 * 1024
+#: ``Retry-After`` of a 503 ``server_busy``, in seconds.
+RETRY_BUSY_S = 1
 
 logger = logging.getLogger("twenty48.web")
+
+#: Numbers the times connections begin to wait, in order: the loop's clock cannot order them
+#: (uvloop's counts milliseconds, read once a loop iteration, so a crowd accepted at once ties).
+_waits = itertools.count()
 
 _REASONS = {
     400: b"Bad Request",
@@ -70,10 +85,19 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._deadline: float | None = None  # the loop's time by which what is awaited must arrive
         self._timer: asyncio.TimerHandle | None = None  # fires at or before the deadline
         self._refusal: tuple[int, str, str] | None = None
+        # Applied here (the module says why); uvicorn's own test reads this attribute.
+        self._max_connections: int | None = self.limit_concurrency
+        self.limit_concurrency = None
+        self._waiting_since = 0.0  # the loop's time when this connection last began to wait
+        self._wait = 0  # of ``_waits``: the oldest wait is let go first
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
+        self._begin_waiting()
         self._set_deadline()
+        limit = self._max_connections
+        if limit is not None and len(self.connections) > limit:
+            self._make_room(limit)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_deadline()
@@ -134,12 +158,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self._refuse_head()
             # Raised inside the parser's callback: uvicorn stops parsing and calls send_400_response.
             raise _Refused
-        limit = self.limit_concurrency
-        if limit is not None and (len(self.connections) >= limit or len(self.tasks) >= limit):
-            # uvicorn's own test, answered here so that the answer is in our form and frees the slot.
-            detail = f"this server process holds {limit} connections or requests at most; try again"
-            self._refusal = (503, "server_busy", detail)
-            logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
+        limit = self._max_connections
+        if limit is not None and len(self.tasks) >= limit:
+            # Requests whose clients hung up may run on: their connections no longer count.
+            self._refuse_busy(limit)
             raise _Refused
         self._body_open, self._body_bytes = True, 0
         self._set_deadline()
@@ -156,6 +178,61 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._body_open = False
         self._clear_deadline()
         super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        self._begin_waiting()
+        if self._head_open:
+            # A later request's head came behind this one: its time starts now (``_timed_out``).
+            self._set_deadline()
+        super().on_response_complete()
+
+    def _begin_waiting(self) -> None:
+        self._waiting_since = self.loop.time()
+        self._wait = next(_waits)
+
+    def _waiting(self) -> bool:
+        """Whether no request of this connection runs: nothing came yet, part of a request is still
+        arriving (its body included: the app only waits for it), or it is idle between two."""
+        cycle = self.cycle
+        return cycle is None or cycle.response_complete or self._body_open
+
+    def _make_room(self, limit: int) -> None:
+        """This new connection is one more than ``limit``: let go of the connection that has waited
+        longest, or, when every other one runs a request, refuse this one."""
+        waiting = [
+            other
+            for other in self.connections
+            if other is not self and isinstance(other, GuardedHttpToolsProtocol) and other._waiting()
+        ]
+        if not waiting:
+            self.connections.discard(self)
+            self._refuse_busy(limit)
+            self.send_400_response("")
+            return
+        oldest = min(waiting, key=lambda other: other._wait)
+        logger.warning(
+            "let go of a connection from %s that waited %.1f s: this process holds %d connections at "
+            "most (--max-connections)",
+            _client(oldest.client),
+            self.loop.time() - oldest._waiting_since,
+            limit,
+        )
+        oldest._let_go()
+
+    def _let_go(self) -> None:
+        # Counted out at once (uvicorn only discards it when the transport reports the close).
+        self.connections.discard(self)
+        self._clear_deadline()
+        if self._body_open and self.cycle is not None:
+            # The app waits for the body: it is told the client is gone.
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.close()
+
+    def _refuse_busy(self, limit: int) -> None:
+        detail = f"this server process holds {limit} connections or runs as many requests at most; try again"
+        self._refusal = (503, "server_busy", detail)
+        logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
 
     def _set_deadline(self) -> None:
         # A deadline moves without touching the timer (a timer set and cancelled twice a request
@@ -182,6 +259,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         cycle = self.cycle
+        if self._head_open and cycle is not None and not cycle.response_complete:
+            # A later request's head behind one still running: a 408 now would be read as the
+            # running request's answer, so its time counts from that answer's end instead.
+            return
         answering = cycle is not None and cycle.response_started and not cycle.response_complete
         if not (self._head_open or self._body_open) or answering or self.pipeline:
             # Nothing of a request came (a connection opened and left idle), or an answer is on
@@ -218,8 +299,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             *(name + b": " + value for name, value in SECURITY_HEADERS),
         ]
         if status == 503:
-            # By then the connections that sent nothing have been closed.
-            head.append(b"retry-after: " + str(math.ceil(self._timeout)).encode())
+            # Every connection ran a request: most end within a second (an API call takes
+            # milliseconds, a hint at most its budget).
+            head.append(b"retry-after: " + str(RETRY_BUSY_S).encode())
         self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
         self.transport.close()
 
