@@ -94,3 +94,18 @@ async def test_r_lists_the_games_and_enter_replays_one_move_by_move(tmp_path):
         await wait_for(pilot, lambda: app.screen is app.game_screen)
         # The history's keys played nothing in the game underneath.
         assert app.game_screen.game.to_dict() == playing  # type: ignore[union-attr]
+
+
+async def test_r_in_a_game_played_without_saving_says_there_is_no_history(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"\0" * 4096)  # unreadable: the player chooses to play without saving
+    app = Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        assert [n.message for n in app._notifications] == [
+            "There is no history: this game is not being saved."
+        ]
+        assert app.screen is app.game_screen

@@ -312,13 +312,9 @@ class ReplayScreen(Screen[None]):
             self._pause()
 
 
-def open_history(screen: Screen[None], *, palette: str) -> None:
-    """Show the history of the app's store over ``screen``; without one (an unsaved game) say why
-    there is none."""
-    from twenty48.tui.app import Twenty48App  # the app imports the game screen, which imports this
-
-    app = screen.app
-    store = app.store if isinstance(app, Twenty48App) else None
+def open_history(screen: Screen[None], store: Store | None, *, palette: str) -> None:
+    """Show the history of ``store`` over ``screen``; without one (an unsaved game) say why there
+    is none."""
     if store is None:
         screen.notify("There is no history: this game is not being saved.", severity="warning")
         return
