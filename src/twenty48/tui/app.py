@@ -129,9 +129,7 @@ class Twenty48App(App[None]):
             self.exit()
 
     def _start(self, session: Session) -> None:
-        self.game_screen = GameScreen(
-            session, settings=self.settings, palette=self.palette, store=self.store
-        )
+        self.game_screen = GameScreen(session, settings=self.settings, palette=self.palette, store=self.store)
         self.push_screen(self.game_screen)
 
     def _close_store(self) -> None:
