@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from twenty48.checks import is_int
+from twenty48.checks import is_int, plain_digits
 from twenty48.rules import CELLS, Direction
 
 
@@ -43,6 +43,7 @@ def parse_action(action: Action | str) -> Action:
     direction = Direction(name)
     if not at:
         return direction
-    if not cell_text.isdigit() or not 0 <= int(cell_text) < CELLS:
-        raise ValueError(f"{action!r}: the cell after '@' must be 0-{CELLS - 1}")
-    return TileMove(direction, int(cell_text))
+    digits = plain_digits(cell_text)
+    if digits is None or len(digits) > 2 or not 0 <= int(digits) < CELLS:
+        raise ValueError(f"{action[:40]!r}: the cell after '@' must be 0-{CELLS - 1}")
+    return TileMove(direction, int(digits))

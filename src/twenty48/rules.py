@@ -95,6 +95,16 @@ def two_largest(board: Board) -> bool:
     return board.cells.count(MAX_TILE) > 1
 
 
+def unreachable(board: Board) -> str | None:
+    """Why no game reaches ``board``, or None: every game holds a tile from its start on (a
+    prepared one too), and never two 131072 tiles (``two_largest``)."""
+    if not any(board.cells):
+        return "it holds no tile (a game always holds one)"
+    if two_largest(board):
+        return f"it holds two {MAX_TILE} tiles (building the second takes the room the first holds)"
+    return None
+
+
 def slide_line(values: Sequence[int]) -> LineMove:
     """Slide one line toward position 0 and merge, following the three merge rules.
 

@@ -46,6 +46,7 @@ from twenty48.ai.heuristic import DEFAULT, Heuristic
 from twenty48.ai.pace import Pace, paced
 from twenty48.ai.reduce import squeeze
 from twenty48.checks import is_int, is_real
+from twenty48.compiling import announced
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 
@@ -152,7 +153,9 @@ def warm_up() -> None:
     transposition table for each of the four root moves (written through, ~100 MB), the thread
     pool's threads, and a time-limited deepening search, which hands roots to those threads and
     runs the watchdog timer. The first call does the work (about 0.1 s once the kernels are cached,
-    more on a busy machine); a call while it runs waits for it, and later calls return at once."""
+    more on a busy machine; the first run after installing compiles them, which it says on standard
+    error, see ``twenty48.compiling``); a call while it runs waits for it, and later calls return
+    at once."""
     global _warm, _warmer
     with _warm_lock:
         if _warm:
@@ -160,7 +163,8 @@ def warm_up() -> None:
         _warmer = threading.get_ident()
         try:
             board = Board.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
-            analyse(board, depth=1)
+            with announced("the solver"):
+                analyse(board, depth=1)
             list(pools.thread_pool().map(int, range(pools.THREADS)))
             analyse(board, time_limit=0.005)
             _warm = True

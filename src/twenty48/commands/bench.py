@@ -21,9 +21,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, bounded_int, solver_time_limit
+from twenty48.commands.hint import add_setting_arguments, solver_time_limit
+from twenty48.commands.messages import fail
+from twenty48.commands.numbers import bounded_int
 from twenty48.commands.replay import parse_seed
 from twenty48.spawns import SEED_LIMIT
+from twenty48.wording import count
 
 # The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
 if TYPE_CHECKING:
@@ -104,12 +107,12 @@ def parse_address(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.report:
         if args.out or args.resume or args.ray:
-            return _error("--report reads a results file: it takes no --out, --resume or --ray")
+            return fail("bench", "--report reads a results file: it takes no --out, --resume or --ray")
         return _report(args.report, args.json)
     if args.resume and not args.out:
-        return _error("--resume continues the --out FILE: give it")
+        return fail("bench", "--resume continues the --out FILE: give it")
     if args.seed + args.games > SEED_LIMIT:
-        return _error("the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
+        return fail("bench", "the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
     from twenty48.ai import results
     from twenty48.ai.cluster import ClusterError
     from twenty48.ai.play import summarize
@@ -122,13 +125,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             found = results.read(args.out)
         except results.ResultsError as exc:
-            return _error(str(exc))
+            return fail("bench", str(exc))
         if not args.resume and args.out.exists() and args.out.stat().st_size:
-            return _error(f"{args.out} already holds results: add --resume to continue it")
+            return fail("bench", f"{args.out} already holds results: add --resume to continue it")
         if found.setting not in (None, setting):
-            return _error(
+            return fail(
+                "bench",
                 f"{args.out} was played at {results.describe(found.setting)}, "
-                f"this run at {results.describe(setting)}: give another --out FILE"
+                f"this run at {results.describe(setting)}: give another --out FILE",
             )
         finished = [game for game in found.games if game.seed in seeds]
         size = found.size
@@ -149,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
             out = stack.enter_context(_appending(args.out, size)) if args.out else None
             interrupted = _collect(games, finished, len(seeds), out, setting)
     except ClusterError as exc:
-        return _error(str(exc))
+        return fail("bench", str(exc))
     finished.sort(key=lambda g: g.seed)
     summary = summarize(finished) | setting
     summary.update(
@@ -165,14 +169,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         title = f"Solver benchmark: {results.describe(setting)}, seeds from {args.seed}"
         if interrupted:
-            title += f" (interrupted: {summary['games']} of {len(seeds)} games finished)"
+            title += f" (interrupted: {summary['games']} of {count(len(seeds), 'game')} finished)"
         _print_table(summary, title)
     return 130 if interrupted else 0
-
-
-def _error(message: str) -> int:
-    print(f"2048 bench: error: {message}", file=sys.stderr)
-    return 2
 
 
 def _report(path: Path, as_json: bool) -> int:
@@ -180,13 +179,13 @@ def _report(path: Path, as_json: bool) -> int:
     from twenty48.ai.play import summarize
 
     if not path.exists():
-        return _error(f"cannot read {path}: no such file")
+        return fail("bench", f"cannot read {path}: no such file")
     try:
         found = results.read(path)
     except results.ResultsError as exc:
-        return _error(str(exc))
+        return fail("bench", str(exc))
     if found.setting is None:
-        return _error(f"{path} holds no finished game")
+        return fail("bench", f"{path} holds no finished game")
     games = sorted(found.games, key=lambda g: g.seed)
     summary = summarize(games) | found.setting | {"seed": games[0].seed}
     if as_json:
@@ -268,7 +267,7 @@ def _collect(
                     # No live bar when stderr is a file: log each game so a long run can be followed.
                     print(
                         f"game seed {game.seed}: score {game.score}, largest tile {game.max_tile}, "
-                        f"{game.moves} moves in {game.seconds:.1f} s",
+                        f"{count(game.moves, 'move')} in {game.seconds:.1f} s",
                         file=sys.stderr,
                         flush=True,
                     )
@@ -358,6 +357,6 @@ def _print_table(summary: dict[str, Any], title: str) -> None:
             f"{reach['rate'] * 100:.0f} % ({reach['games']} of {summary['games']}; "
             f"95 % interval {reach['low'] * 100:.0f}-{reach['high'] * 100:.0f} %)",
         )
-    for tile, count in summary["max_tile"].items():
-        table.add_row(f"largest tile {tile}", f"{count} game{'s' if count > 1 else ''}")
+    for tile, games in summary["max_tile"].items():
+        table.add_row(f"largest tile {tile}", count(games, "game"))
     Console().print(table)

@@ -4,45 +4,59 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import re
 from dataclasses import dataclass
 
 from twenty48 import spawns
+from twenty48.commands.messages import fail, shown
+from twenty48.commands.numbers import decimal
 from twenty48.game import Action, Game, parse_action
+from twenty48.rules import CELLS, Direction
 from twenty48.variants import CLASSIC, VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
 
 
 def parse_actions(text: str) -> list[Action]:
-    tokens = [t.strip() for t in text.replace(" ", ",").split(",") if t.strip()]
+    """Moves separated by commas (or spaces): ``up,left,left@5``. An empty entry (``up,,left``, a
+    comma at either end) is refused, never skipped: a move was probably lost there."""
+    text = text.strip()
+    if not text:
+        return []
     actions = []
-    for token in tokens:
+    for number, token in enumerate(re.split(r"\s*,\s*|\s+", text), start=1):
+        if not token:
+            raise argparse.ArgumentTypeError(
+                f"move {number} is empty (two commas in a row, or one at an end): separate moves by one comma"
+            )
+        name, at, _ = token.lower().partition("@")
         try:
             actions.append(parse_action(token.lower()))
         except ValueError:
+            if at and name in {d.value for d in Direction}:
+                raise argparse.ArgumentTypeError(
+                    f"move {number} {shown(token)}: the cell after @ is 0-{CELLS - 1} "
+                    "(row by row, 0 top left)"
+                ) from None
             raise argparse.ArgumentTypeError(
-                f"unknown move {token!r} (use up, down, left, right; left@5 moves the tile on cell 5"
+                f"unknown move {shown(token)} (use up, down, left, right; left@5 moves the tile on cell 5"
                 " in the merge variant)"
             ) from None
     return actions
 
 
 def parse_seed(text: str) -> spawns.Seed:
-    """An integer (a SplitMix64 seed), or a ranked game's key: 64 hex digits, as its replay gives it."""
+    """An integer in decimal digits (a SplitMix64 seed), or a ranked game's key: 64 hex digits, as
+    its replay gives it."""
     if len(text) == 2 * spawns.KEY_BYTES:
         try:
             return spawns.seed_from_json(text.lower(), spawns.KEYED)
         except ValueError:
-            pass  # not hex: reported below as not an integer either
-    try:
-        seed = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
-    try:
-        return spawns.check_seed(seed)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+            pass  # not hex: reported below as not decimal digits either
+    seed = decimal(text, f"a seed (or a ranked game's {2 * spawns.KEY_BYTES} hex digits)")
+    if seed >= spawns.SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"seed must be between 0 and 2**64 - 1, got {shown(text)}")
+    return seed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         replayed = replay(args.seed, args.actions, args.variant)
     except ValueError as exc:
-        print(f"2048 replay: error: {exc}", file=sys.stderr)
-        return 2
+        return fail("replay", str(exc))
     game, given = replayed.game, len(args.actions)
     after_end = given - replayed.after_end + 1 if replayed.after_end is not None else 0
     if args.json:

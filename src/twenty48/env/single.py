@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -10,8 +11,17 @@ import numpy as np
 from gymnasium import spaces
 
 from twenty48 import fast
+from twenty48.compiling import announced
 from twenty48.env import exact, kernels, render
-from twenty48.env.config import PLANES, EnvConfig, ResetRequest, chained_seed, check_seed, is_bool
+from twenty48.env.config import (
+    DEFAULT_MAX_ILLEGAL_STREAK,
+    PLANES,
+    EnvConfig,
+    ResetRequest,
+    chained_seed,
+    check_seed,
+    is_bool,
+)
 from twenty48.rules import Board
 
 RENDER_MODES = ("ansi", "rgb_array")
@@ -37,18 +47,24 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         reward: str = "score",
         illegal_action: str = "noop",
         illegal_penalty: float = 0.0,
+        variant: str = "classic",
+        end_at_tile: int | None = None,
+        max_illegal_streak: int | None = DEFAULT_MAX_ILLEGAL_STREAK,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-        self.config = EnvConfig(obs, reward, illegal_action, illegal_penalty)
+        self.config = EnvConfig(
+            obs, reward, illegal_action, illegal_penalty, variant, end_at_tile, max_illegal_streak
+        )
         self.render_mode = render_mode
         self.observation_space = self.config.observation_space()
         self.action_space = spaces.Discrete(4)
         # Copied for every observation (a copy is cheaper than np.empty).
         self._blank = np.zeros(self.config.observation_shape, dtype=np.uint8)
         self._kernel = kernels.step_onehot if self.config.onehot else kernels.step_exponents
-        # No step limit here: gym.make's TimeLimit truncates the single env.
+        # No step limit here (gym.make's TimeLimit truncates the single env), only the illegal streak.
         self._settings = self.config.step_settings()
+        self._staged = bool(self._settings["staged_spawns"][0])
         # The game, as the compiled kernels see it: one record of kernels.STATE. The kernel gets
         # it and the settings as plain words (see twenty48.env.kernels).
         self._state = np.zeros(1, dtype=kernels.STATE)
@@ -59,6 +75,20 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
         self._started = False
         #: The current board's legal moves as a 4-bit mask (bit d: direction d), for ``action_masks``.
         self._legal = 0
+        with announced("the environment"):
+            self._load_kernels()
+
+    def _load_kernels(self) -> None:
+        """Run every kernel this environment's options use once, on a scratch game: numba loads
+        them (the first run after installing compiles them, which ``announced`` says) now, not in
+        the middle of the first episode."""
+        state = np.zeros(1, dtype=kernels.STATE)
+        kernels.restart(state, 0, np.uint64(0), self._staged)
+        kernels.describe(state["board"][0])
+        obs = self._blank.copy()
+        self._write_observation(state["board"][0], obs)
+        self._kernel(state.view(np.uint64), 0, self._setting_words, self.config.planes(obs))
+        self._afterstates_of(state["board"][0])
 
     # ---- the game, for replay and inspection ----------------------------------------------
 
@@ -104,7 +134,8 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
                 game_seed = chained_seed(self.game_seed)
             else:
                 game_seed = int(self.np_random.integers(0, 1 << 53))
-        kernels.restart(self._state, 0, np.uint64(game_seed))
+        self.config.check_start(request.board)
+        kernels.restart(self._state, 0, np.uint64(game_seed), self._staged)
         self._exact = None
         if request.board is not None and exact.prepare(self._state, _ALL, request.board, request.score):
             self._exact = request.board
@@ -126,18 +157,66 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
             self._require_reset()
         if self._exact is None:
             obs = self._blank.copy()
-            outcome, reward, terminated, legal, max_exponent, score, moves, seed = self._kernel(
-                self._words, a, self._setting_words, obs
+            outcome, reward, terminated, truncated, legal, max_exponent, score, moves, seed = self._kernel(
+                self._words, a, self._setting_words, self.config.planes(obs)
             )
             if outcome != kernels.RULES:
                 self._legal = legal
                 info = _info(legal, TILES[max_exponent], outcome == kernels.ILLEGAL, score, moves, seed)
-                return obs, reward, terminated, False, info
-        new, legal_move, reward, terminated, _, _ = exact.step(self._state, 0, self.board, a, self._settings)
+                return obs, reward, terminated, truncated, info
+        new, legal_move, reward, terminated, truncated, _ = exact.step(
+            self._state, 0, self.board, a, self._settings
+        )
         self._exact = new if self._state["exact"][0] else None
         obs, legal, max_tile = self._observe()
         info = _info(legal, max_tile, not legal_move, self.score, self.moves, self.game_seed)
-        return obs, reward, terminated, False, info
+        return obs, reward, terminated, truncated, info
+
+    def afterstates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What each action would do before its spawn, for afterstate learning (TD, n-tuple
+        networks), changing nothing: ``(observations, rewards, legal)``, the observation of the
+        board after each move (shape ``(4, *observation_space.shape)``, in action order; an illegal
+        move's is the board itself), the reward that step would get, float64[4], and which moves
+        are legal, bool[4]. The step then only adds the spawn to the afterstate of its action."""
+        self._require_reset()
+        if self._exact is not None:
+            return self._afterstates_by_rules(self._exact, range(4), *self._blank_afterstates())
+        return self._afterstates_of(self._state["board"][0])
+
+    def _afterstates_of(self, bits: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``afterstates`` of a bitboard."""
+        exps, rewards, legal = self._blank_afterstates()
+        options = self._settings[0]
+        deferred = kernels.afterstates_of(
+            np.uint64(bits),
+            int(options["reward_mode"]),
+            float(options["illegal_reward"]),
+            exps,
+            rewards,
+            legal,
+        )
+        if deferred:
+            board = fast.from_bitboard(bits)
+            return self._afterstates_by_rules(
+                board, [d for d in range(4) if deferred >> d & 1], exps, rewards, legal
+            )
+        return self.config.observe(exps), rewards, legal
+
+    @staticmethod
+    def _blank_afterstates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return np.zeros((4, 4, 4), dtype=np.uint8), np.zeros(4), np.zeros(4, dtype=np.bool_)
+
+    def _afterstates_by_rules(
+        self,
+        board: Board,
+        directions: Iterable[int],
+        exps: np.ndarray,
+        rewards: np.ndarray,
+        legal: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``afterstates``, the ``directions`` the bitboard cannot play played by ``twenty48.rules``."""
+        afterstates_by_rules(board, directions, self._settings, exps, rewards, legal)
+        return self.config.observe(exps), rewards, legal
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
@@ -160,19 +239,39 @@ class Twenty48Env(gym.Env[np.ndarray, np.int64]):
     def _observe(self) -> tuple[np.ndarray, int, int]:
         """(observation, legal mask, max tile) of the current board; remembers the legal mask."""
         if self._exact is not None:
-            grid = exact.exponents(self._exact)
-            obs = exact.onehot(grid) if self.config.onehot else grid
+            obs = self.config.observe(exact.exponents(self._exact))
             self._legal = exact.legal_mask(self._exact)
             return obs, self._legal, self._exact.max_tile
         bits = self._state["board"][0]
         obs = self._blank.copy()
-        if self.config.onehot:
-            kernels.write_onehot(bits, obs)
-        else:
-            kernels.write_exponents(bits, obs)
+        self._write_observation(bits, obs)
         legal, max_exponent = kernels.describe(bits)
         self._legal = legal
         return obs, legal, TILES[max_exponent]
+
+    def _write_observation(self, bits: np.uint64, obs: np.ndarray) -> None:
+        if self.config.onehot:
+            kernels.write_onehot(bits, self.config.planes(obs))
+        else:
+            kernels.write_exponents(bits, obs)
+
+
+def afterstates_by_rules(
+    board: Board,
+    directions: Iterable[int],
+    settings: np.ndarray,
+    exps: np.ndarray,
+    rewards: np.ndarray,
+    legal: np.ndarray,
+) -> None:
+    """Write the afterstates of ``board`` toward ``directions`` (exponents, rewards, legality) as
+    ``kernels.afterstates_of`` does, with ``twenty48.rules`` (tiles above 32768, merges of two)."""
+    options = settings[0]
+    for d in directions:
+        exps[d], points, legal[d] = exact.afterstate(board, d)
+        rewards[d] = (
+            kernels.reward_of(points, int(options["reward_mode"])) if legal[d] else options["illegal_reward"]
+        )
 
 
 def _info(legal: int, max_tile: int, illegal: bool, score: int, moves: int, seed: int) -> dict[str, Any]:

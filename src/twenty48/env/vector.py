@@ -12,9 +12,10 @@ from gymnasium.vector.utils import batch_space
 
 from twenty48 import fast
 from twenty48.checks import is_int
+from twenty48.compiling import announced
 from twenty48.env import exact, kernels, render
 from twenty48.env.config import (
-    PLANES,
+    DEFAULT_MAX_ILLEGAL_STREAK,
     EnvConfig,
     ResetRequest,
     chained_seed,
@@ -22,7 +23,7 @@ from twenty48.env.config import (
     consecutive_seeds,
     is_bool,
 )
-from twenty48.env.single import ACTION_MASKS, RENDER_MODES
+from twenty48.env.single import ACTION_MASKS, RENDER_MODES, afterstates_by_rules
 from twenty48.rules import Board
 
 #: The info keys, each batched over the boards and accompanied by its ``_key`` mask.
@@ -43,6 +44,9 @@ class Twenty48VectorEnv(VectorEnv):
         reward: str = "score",
         illegal_action: str = "noop",
         illegal_penalty: float = 0.0,
+        variant: str = "classic",
+        end_at_tile: int | None = None,
+        max_illegal_streak: int | None = DEFAULT_MAX_ILLEGAL_STREAK,
         max_episode_steps: int | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     ) -> None:
@@ -59,7 +63,9 @@ class Twenty48VectorEnv(VectorEnv):
         except ValueError:
             names = ", ".join(repr(m.value) for m in _AUTORESET_MODES)
             raise ValueError(f"autoreset_mode must be one of {names}, got {autoreset_mode!r}") from None
-        self.config = EnvConfig(obs, reward, illegal_action, illegal_penalty)
+        self.config = EnvConfig(
+            obs, reward, illegal_action, illegal_penalty, variant, end_at_tile, max_illegal_streak
+        )
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.max_episode_steps = max_episode_steps
@@ -79,6 +85,21 @@ class Twenty48VectorEnv(VectorEnv):
         #: The legal moves of every board as ``info["action_mask"]`` last reported them (kept apart
         #: from info, which the caller may modify).
         self._masks = np.zeros((num_envs, 4), dtype=np.bool_)
+        with announced("the environment"):
+            self._load_kernels()
+
+    def _load_kernels(self) -> None:
+        """``Twenty48Env._load_kernels`` for the vector kernels."""
+        state = np.zeros(1, dtype=kernels.STATE)
+        which = np.zeros(1, dtype=np.intp)
+        kernels.vector_new_games(state, which, np.zeros(1, dtype=np.uint64), self._settings)
+        out = kernels.Outputs.empty(1)
+        kernels.vector_observe(state, which, out)
+        kernels.vector_step(
+            state, np.zeros(1, dtype=np.int64), self._settings, True, out, np.empty(1, np.intp)
+        )
+        self._observations(out.exps)
+        kernels.vector_afterstates(state, self._settings, *_blank_afterstates(1))
 
     # ---- gymnasium API ----------------------------------------------------------------------
 
@@ -104,6 +125,7 @@ class Twenty48VectorEnv(VectorEnv):
                     else int(self.np_random.integers(0, 1 << 53))
                 )
             new_seeds[k] = chosen
+        self.config.check_start(request.board)
         self._start_games(which, new_seeds)
         if request.board is not None and exact.prepare(self._state, which, request.board, request.score):
             self._exact.update(dict.fromkeys(which.tolist(), request.board))
@@ -142,6 +164,20 @@ class Twenty48VectorEnv(VectorEnv):
         if self.autoreset_mode is AutoresetMode.SAME_STEP and self._state["done"].any():
             self._reset_finished(out, info)
         return self._observations(out.exps), out.rewards, out.terminated, out.truncated, info
+
+    def afterstates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``Twenty48Env.afterstates`` for every board, changing nothing: ``(observations,
+        rewards, legal)`` of shapes ``(N, 4, *single_observation_space.shape)``, ``(N, 4)`` float64
+        and ``(N, 4)`` bool. A board whose episode has just ended under next-step autoreset gives
+        its final position's afterstates (its next step starts a new game instead)."""
+        if not self._started:
+            raise RuntimeError("call reset() before afterstates()")
+        exps, rewards, legal = _blank_afterstates(self.num_envs)
+        deferred = kernels.vector_afterstates(self._state, self._settings, exps, rewards, legal)
+        for i in np.flatnonzero(deferred).tolist():
+            directions = [d for d in range(4) if deferred[i] >> d & 1]
+            afterstates_by_rules(self.board(i), directions, self._settings, exps[i], rewards[i], legal[i])
+        return self.config.observe(exps), rewards, legal
 
     def render(self) -> tuple[str | np.ndarray, ...] | None:
         """One frame per board, as ``SyncVectorEnv`` does."""
@@ -250,7 +286,7 @@ class Twenty48VectorEnv(VectorEnv):
 
     def _start_games(self, which: np.ndarray, new_seeds: np.ndarray) -> None:
         """New games from ``new_seeds`` on boards ``which``, all on the bitboard."""
-        kernels.vector_new_games(self._state, which, new_seeds)
+        kernels.vector_new_games(self._state, which, new_seeds, self._settings)
         for i in which.tolist():
             self._exact.pop(i, None)
 
@@ -280,9 +316,9 @@ class Twenty48VectorEnv(VectorEnv):
     def _observations(self, exps: np.ndarray) -> np.ndarray:
         if not self.config.onehot:
             return exps
-        planes = np.empty((exps.shape[0], PLANES, 4, 4), dtype=np.uint8)
-        kernels.onehot_from_exponents(exps, planes)
-        return planes
+        obs = np.empty((exps.shape[0], *self.config.observation_shape), dtype=np.uint8)
+        kernels.onehot_from_exponents(exps, self.config.planes(obs))
+        return obs
 
     def _info(self, masks: np.ndarray, max_tiles: np.ndarray, illegal: np.ndarray) -> dict[str, Any]:
         """The batched info, with ``SyncVectorEnv``'s ``_key`` masks (all True: every board has every
@@ -299,3 +335,8 @@ class Twenty48VectorEnv(VectorEnv):
         for key in INFO_KEYS:
             info[f"_{key}"] = np.ones(self.num_envs, dtype=np.bool_)
         return info
+
+
+def _blank_afterstates(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exponents, rewards and legality of the four afterstates of ``n`` boards, to be filled."""
+    return np.zeros((n, 4, 4, 4), dtype=np.uint8), np.zeros((n, 4)), np.zeros((n, 4), dtype=np.bool_)

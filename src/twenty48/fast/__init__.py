@@ -25,24 +25,28 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from twenty48.fast.bitboard import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    count_empty,
-    is_over,
-    legal_mask,
-    max_exponent,
-    move,
-    move_overflows,
-    move_score,
-    new_board,
-    play,
-    spawn,
-)
+from twenty48.compiling import announced
 from twenty48.fast.tables import BITBOARD_MAX_EXPONENT
 from twenty48.rules import CELLS, Board
+
+# The public kernels carry signatures, so numba compiles them as the module loads.
+with announced("the bitboard engine"):
+    from twenty48.fast.bitboard import (
+        DOWN,
+        LEFT,
+        RIGHT,
+        UP,
+        count_empty,
+        is_over,
+        legal_mask,
+        max_exponent,
+        move,
+        move_overflows,
+        move_score,
+        new_board,
+        play,
+        spawn,
+    )
 
 __all__ = [
     "BITBOARD_MAX_EXPONENT",
