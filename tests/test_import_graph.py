@@ -31,10 +31,14 @@ SOURCE = Path(twenty48.__file__).parent
 #: ``Board``, ``Game`` and ``__version__``) is only itself.
 LAYERS: list[dict[str, tuple[str, ...]]] = [
     {
-        # The rules and the facts defined from them alone: spawn schemes, variants, action strings,
-        # players' names, the colours of the tiles.
+        # What knows nothing of 2048: type checks, English counts and error lines, numba's notice
+        # of a first run's compiling.
+        "base": ("twenty48.checks", "twenty48.wording", "twenty48.compiling"),
+    },
+    {
+        # The rules and the facts defined beside them: spawn schemes, variants, action strings,
+        # players' names, the tiles' colours.
         "rules": (
-            "twenty48.checks",
             "twenty48.rules",
             "twenty48.spawns",
             "twenty48.variants",
@@ -52,6 +56,10 @@ LAYERS: list[dict[str, tuple[str, ...]]] = [
         "store": ("twenty48.store",),
         "env": ("twenty48.env",),
         "ai": ("twenty48.ai",),
+    },
+    {
+        # A stored game as a list of games shows it, shared by the terminal and the command line.
+        "listing": ("twenty48.listing",),
     },
     {
         "web": ("twenty48.web",),
@@ -188,6 +196,8 @@ def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
         ("twenty48.tui.app", "twenty48.web.models", False),
         ("twenty48.cli", "twenty48", True),
         ("twenty48.rules", "twenty48", False),
+        ("twenty48.fast.bitboard", "twenty48.compiling", True),
+        ("twenty48.wording", "twenty48.store", False),
     ],
 )
 def test_the_layers_allow_only_downward_imports(importer: str, imported: str, allowed: bool) -> None:

@@ -18,10 +18,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
+from twenty48.listing import STATUS_WORDS, assists
 from twenty48.store import GameNotFoundError, Position, Store, StoreError
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.widgets import BoardGeometry, BoardView, StatBox
-from twenty48.wording import STATUS_WORDS, assists, count
+from twenty48.wording import count
 
 #: Games fetched per page of the list; the next page comes when the cursor nears the end.
 LIST_PAGE = 50
