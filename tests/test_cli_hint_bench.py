@@ -63,12 +63,14 @@ def test_hint_on_a_finished_game(capsys):
         ("2 2 0/0 4 0 0/0 0 0 0/0 0 0 2", "rows of lengths [3, 4, 4, 4]"),
         ("3 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "got 3"),
         ("2 x 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "'x' is not a tile value"),
-        ("2 2 0 0/0 4 0 0/0 0 0 0", "rows of lengths"),
+        ("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "rows of lengths [4, 4, 4, 4, 4, 4, 4]"),
+        ("2 2 0 0 0 0 0/0 4 0 0 0 0 0", "R and C each from 2 to 6"),
+        ("2048 0/0 2", "from 2 to 32 (on a 2x2 board)"),
         ("262144 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "131072"),
         ("131072 131072 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "no game reaches this board: it holds two 131072"),
         ("131072 0 0 0/0 4 0 0/0 0 0 0/0 0 0 131072", "no game reaches this board: it holds two 131072"),
         ("0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "no game reaches this board: it holds no tile"),
-        ("", "invalid board: a board is 4 rows of 4"),
+        ("", "invalid board: a board is R rows of C tile values"),
     ],
 )
 def test_hint_refuses_a_malformed_or_unreachable_board(capsys, board, problem):

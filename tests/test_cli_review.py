@@ -110,7 +110,7 @@ def test_bad_input_is_one_line_and_status_2(capsys, db, argv, message) -> None:
 def test_moves_without_a_seed_are_refused(capsys, db) -> None:
     path, game_id = db
     status, _, err = run(capsys, "review", str(game_id), "--actions", "up", "--db", str(path))
-    assert status == 2 and err == "2048 review: error: --actions and --variant go with --seed\n"
+    assert status == 2 and err == "2048 review: error: --actions, --variant and --size go with --seed\n"
 
 
 def test_a_history_file_is_refused_by_name(capsys, db, tmp_path) -> None:

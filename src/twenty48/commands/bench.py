@@ -24,7 +24,8 @@ from rich.table import Table
 from twenty48.commands.hint import add_setting_arguments, solver_time_limit
 from twenty48.commands.messages import fail
 from twenty48.commands.numbers import bounded_int
-from twenty48.commands.replay import parse_seed
+from twenty48.commands.replay import parse_seed, parse_size
+from twenty48.rules import DEFAULT_SIZE, BoardSize
 from twenty48.spawns import SEED_LIMIT
 from twenty48.wording import count
 
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
 
 MAX_GAMES = 100_000
+#: The longest a game may be stopped at: a 6x6 game can last billions of moves.
+MAX_MOVES = 10**9
 #: Processes beyond the cores only share them, and each one's solver splits its share again.
 MAX_JOBS = 1024
 
@@ -51,6 +54,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setting_arguments(parser)
     parser.add_argument(
         "--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default %(default)s)"
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="the board: R rows of C cells, each 2-6 (default %(default)s); reach rates are of its tiles",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=bounded_int(1, MAX_MOVES),
+        metavar="N",
+        help="stop each game after N moves (big boards' games last long); the reach rates are then "
+        "within N moves",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -117,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.ai.cluster import ClusterError
     from twenty48.ai.play import summarize
 
-    setting = results.setting_of(args.depth, args.time_ms, args.nodes)
+    setting = results.setting_of(args.depth, args.time_ms, args.nodes, args.size, args.max_moves)
     seeds = range(args.seed, args.seed + args.games)
     finished: list[PlayedGame] = []
     size = 0
@@ -155,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     except ClusterError as exc:
         return fail("bench", str(exc))
     finished.sort(key=lambda g: g.seed)
-    summary = summarize(finished) | setting
+    summary = summarize(finished, args.size) | setting
     summary.update(
         seed=args.seed,
         jobs=None if args.ray else args.jobs,
@@ -187,7 +204,8 @@ def _report(path: Path, as_json: bool) -> int:
     if found.setting is None:
         return fail("bench", f"{path} holds no finished game")
     games = sorted(found.games, key=lambda g: g.seed)
-    summary = summarize(games) | found.setting | {"seed": games[0].seed}
+    size = BoardSize.parse(found.setting["size"])
+    summary = summarize(games, size) | found.setting | {"seed": games[0].seed}
     if as_json:
         print(json.dumps(summary), flush=True)
     else:
@@ -210,7 +228,14 @@ def _games(
     if not seeds:
         return iter(())
     time_limit = solver_time_limit(args)
-    play = functools.partial(play_game, depth=args.depth, time_limit=time_limit, nodes=args.nodes)
+    play = functools.partial(
+        play_game,
+        depth=args.depth,
+        time_limit=time_limit,
+        nodes=args.nodes,
+        size=args.size,
+        max_moves=args.max_moves,
+    )
     if args.ray:
         cpus = stack.enter_context(cluster.joined(args.ray))
         return cluster.play(seeds, play, cpus)
@@ -335,8 +360,6 @@ def _start_worker(threads: int) -> None:
 
 
 def _print_table(summary: dict[str, Any], title: str) -> None:
-    from twenty48.ai.play import REACH_TILES
-
     table = Table(title=title, show_header=False)
     table.add_column(justify="left")
     table.add_column(justify="right")
@@ -350,8 +373,7 @@ def _print_table(summary: dict[str, Any], title: str) -> None:
         "ms per move p50 / p99 (median game)", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}"
     )
     table.add_row("game time (s)", f"{summary['game_seconds']:,.1f}")
-    for tile in REACH_TILES:
-        reach = summary["reach"][str(tile)]
+    for tile, reach in summary["reach"].items():
         table.add_row(
             f"reached {tile}",
             f"{reach['rate'] * 100:.0f} % ({reach['games']} of {summary['games']}; "

@@ -51,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "board",
         help='the position: rows split by "/", cells by spaces, 0 or . for empty, '
-        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"',
+        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"; any board of R rows of C cells, each 2-6 '
+        '(e.g. "2 4 ./. 2 ./. . 8" is a 3x3)',
     )
     add_setting_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -64,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("hint", f"invalid board: {exc}")
     why = unreachable(board)
     if why is not None:
-        # No game is ever in this position (two 131072 tiles the rules would not even merge).
+        # No game is ever in this position (two of the board's largest tiles, which the rules would
+        # not even merge).
         return fail("hint", f"no game reaches this board: {why}")
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
     from twenty48.compiling import announced
@@ -88,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
+                    "size": str(board.size),
                     "board": [list(row) for row in board.rows],
                     "best": best.value if best else None,
                     "moves": [

@@ -16,9 +16,10 @@ from typing import Any
 
 from twenty48.commands.import_games import read_json
 from twenty48.commands.messages import fail
-from twenty48.commands.replay import parse_actions, parse_seed, replay
+from twenty48.commands.replay import check_actions, parse_actions, parse_seed, parse_size, replay
 from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
 from twenty48.game import Game
+from twenty48.rules import DEFAULT_SIZE
 from twenty48.store import Player, Store, transfer
 from twenty48.variants import CLASSIC, VARIANTS
 from twenty48.wording import count
@@ -56,13 +57,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=CLASSIC.name,
         help="with --seed: the game's rules (default %(default)s)",
     )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="with --seed: the game's board, R rows of C cells, each 2-6 (default %(default)s)",
+    )
     add_db_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the review as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seed is None and (args.actions is not None or args.variant != CLASSIC.name):
-        return fail("review", "--actions and --variant go with --seed")
+    if args.seed is None and (
+        args.actions is not None or args.variant != CLASSIC.name or args.size != DEFAULT_SIZE
+    ):
+        return fail("review", "--actions, --variant and --size go with --seed")
     if args.game_id is not None:
 
         def act(store: Store, player: Player) -> None:
@@ -80,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
 def game_from_seed(args: argparse.Namespace) -> Game:
     """The game of ``--seed`` and ``--actions``; a move that changes nothing, or comes after the
     end, is refused rather than skipped, since the review would not be of the game given."""
-    actions = args.actions or []
     try:
-        replayed = replay(args.seed, actions, args.variant)
+        actions = check_actions(args.actions or [], args.size)
+        replayed = replay(args.seed, actions, args.variant, args.size)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     if replayed.illegal:

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from twenty48 import spawns
 from twenty48.checks import is_int, is_real
 from twenty48.env import kernels
-from twenty48.rules import MAX_GAIN, MAX_START_SCORE, MAX_TILE, TILE_VALUES, Board, two_largest
+from twenty48.rules import DEFAULT_SIZE, MAX_GAIN, MAX_START_SCORE, MAX_TILE, Board, BoardSize, two_largest
 from twenty48.variants import CLASSIC, MERGE
 
 OBSERVATIONS = ("exponents", "onehot", "onehot_last")
@@ -28,11 +28,14 @@ ENV_VARIANTS = (CLASSIC.name, MERGE.name)
 DEFAULT_MAX_ILLEGAL_STREAK = 100
 #: The smallest ``end_at_tile``: every game starts with 2s and 4s, so a smaller one ends no step.
 SMALLEST_END_TILE = 8
-#: The exponent of the largest tile a 4x4 board can hold (17: 131072); 0 marks an empty cell.
+#: The exponent of the largest tile a 4x4 board can hold (17: 131072); 0 marks an empty cell. A
+#: board of another size has its own (``EnvConfig.max_exponent``: R*C + 1).
 MAX_TILE_EXPONENT = MAX_TILE.bit_length() - 1
-#: One-hot planes: one per exponent, plane 0 for the empty cells.
+#: One-hot planes of the 4x4: one per exponent, plane 0 for the empty cells (``EnvConfig.plane_count``).
 PLANES = MAX_TILE_EXPONENT + 1
 RESET_OPTIONS = frozenset({"board", "score"})
+#: The axes that put the last one (channels) before the last two (rows, columns), by ndim.
+_CHANNELS_FIRST = {ndim: (*range(ndim - 3), ndim - 1, ndim - 3, ndim - 2) for ndim in range(3, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +50,11 @@ class EnvConfig:
     variant: str = CLASSIC.name
     end_at_tile: int | None = None
     max_illegal_streak: int | None = DEFAULT_MAX_ILLEGAL_STREAK
+    #: The board: ``(rows, cols)``, ``"RxC"`` or a ``BoardSize``, each side 2-6.
+    size: BoardSize = DEFAULT_SIZE
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "size", BoardSize.of(self.size))
         _choice("obs", self.obs, OBSERVATIONS)
         _choice("reward", self.reward, REWARDS)
         _choice("illegal_action", self.illegal_action, ILLEGAL_ACTIONS)
@@ -60,9 +66,13 @@ class EnvConfig:
             raise ValueError(f"illegal_penalty is subtracted from the reward and must be >= 0, got {penalty}")
         object.__setattr__(self, "illegal_penalty", float(penalty))
         end = self.end_at_tile
-        if end is not None and (not is_int(end) or end not in TILE_VALUES or end < SMALLEST_END_TILE):
+        largest = self.size.max_tile
+        if end is not None and (
+            not is_int(end) or end not in self.size.tile_values or end < SMALLEST_END_TILE
+        ):
+            on = "" if self.size == DEFAULT_SIZE else f" on a {self.size} board"
             raise ValueError(
-                f"end_at_tile must be None or a tile value from {SMALLEST_END_TILE} to {MAX_TILE} "
+                f"end_at_tile must be None or a tile value from {SMALLEST_END_TILE} to {largest}{on} "
                 f"(a power of two), got {end!r}"
             )
         streak = self.max_illegal_streak
@@ -83,25 +93,44 @@ class EnvConfig:
         return self.obs == "onehot_last"
 
     @property
+    def on_grid(self) -> bool:
+        """Whether the board plays on ``twenty48.env.grids`` (every size but the 4x4's bitboard)."""
+        return self.size != DEFAULT_SIZE
+
+    @property
+    def max_exponent(self) -> int:
+        """The exponent of the largest tile the board can hold: R*C + 1 (17 on the 4x4)."""
+        return self.size.max_tile.bit_length() - 1
+
+    @property
+    def plane_count(self) -> int:
+        """One-hot planes: one per exponent, plane 0 for the empty cells (``PLANES`` on the 4x4)."""
+        return self.max_exponent + 1
+
+    @property
     def observation_shape(self) -> tuple[int, ...]:
+        grid = (self.size.rows, self.size.cols)
         if not self.onehot:
-            return (4, 4)
-        return (4, 4, PLANES) if self.channels_last else (PLANES, 4, 4)
+            return grid
+        return (*grid, self.plane_count) if self.channels_last else (self.plane_count, *grid)
 
     def planes(self, obs: np.ndarray) -> np.ndarray:
         """The channel-first view of one-hot observations ``obs`` (themselves when channel first),
         for the kernels that write planes: writing into it fills ``obs``."""
-        return np.moveaxis(obs, -1, -3) if self.channels_last else obs
+        # ndarray.transpose, not np.moveaxis: a single env's step takes this view, and moveaxis (in
+        # Python) cost more than the rest of a one-hot step.
+        return obs.transpose(_CHANNELS_FIRST[obs.ndim]) if self.channels_last else obs
 
     def observe(self, exps: np.ndarray) -> np.ndarray:
-        """Observations of exponent grids ``exps`` (shape ``(..., 4, 4)``), outside the kernels."""
+        """Observations of exponent grids ``exps`` (shape ``(..., R, C)``), outside the kernels."""
         if not self.onehot:
             return exps.astype(np.uint8)
-        planes = (exps[..., None, :, :] == np.arange(PLANES, dtype=np.uint8)[:, None, None]).astype(np.uint8)
+        every = np.arange(self.plane_count, dtype=np.uint8)[:, None, None]
+        planes = (exps[..., None, :, :] == every).astype(np.uint8)
         return np.ascontiguousarray(np.moveaxis(planes, -3, -1)) if self.channels_last else planes
 
     def observation_space(self) -> spaces.Box:
-        high = 1 if self.onehot else MAX_TILE_EXPONENT
+        high = 1 if self.onehot else self.max_exponent
         return spaces.Box(0, high, self.observation_shape, np.uint8)
 
     @property
@@ -127,6 +156,8 @@ class EnvConfig:
             max_steps or 0,
             self.max_illegal_streak or 0,
             self.end_at_tile.bit_length() - 1 if self.end_at_tile else 0,
+            self.size.rows,
+            self.size.cols,
             self.terminate_on_illegal,
             self.variant == MERGE.name,
         )
@@ -154,7 +185,13 @@ class ResetRequest:
     score: int = 0
 
     @classmethod
-    def parse(cls, options: Mapping[str, Any] | None, extra: frozenset[str] = frozenset()) -> ResetRequest:
+    def parse(
+        cls,
+        options: Mapping[str, Any] | None,
+        size: BoardSize = DEFAULT_SIZE,
+        extra: frozenset[str] = frozenset(),
+    ) -> ResetRequest:
+        """The request in ``options`` of an environment whose board is of ``size``."""
         if options is None:
             return cls()
         if not isinstance(options, Mapping):
@@ -167,10 +204,15 @@ class ResetRequest:
         board = options.get("board")
         if board is not None:
             board = board if isinstance(board, Board) else Board.from_rows(board)
+            if board.size != size:
+                raise ValueError(
+                    f"options['board'] is {board.size}, this environment plays {size} ({size.rows} rows "
+                    f"of {size.cols})"
+                )
             if not any(board.cells):
                 raise ValueError("options['board'] has no tile: no move could ever be legal on it")
             if two_largest(board):
-                raise ValueError(f"options['board'] holds two {MAX_TILE} tiles, which no game can reach")
+                raise ValueError(f"options['board'] holds two {size.max_tile} tiles, which no game can reach")
         score = options.get("score", 0)
         if not is_int(score) or not 0 <= score <= MAX_START_SCORE:
             raise ValueError(

@@ -52,8 +52,8 @@ def play(board: Board, action: int, seed: int, index: int, variant: Variant) -> 
 
 
 def exponents(board: Board) -> np.ndarray:
-    """The (4, 4) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
-    return np.array(fast.exponents(board), dtype=np.uint8).reshape(4, 4)
+    """The (R, C) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
+    return fast.to_grid(board).reshape(board.size.rows, board.size.cols)
 
 
 def legal_mask(board: Board) -> int:

@@ -67,6 +67,8 @@ SETTINGS = np.dtype(
         ("max_steps", np.int64),  # steps after which an episode is truncated; 0 for no limit
         ("max_illegal_streak", np.int64),  # illegal actions in a row that truncate it; 0 for no limit
         ("end_exponent", np.int64),  # a tile of 2**end_exponent ends the episode; 0 for none
+        ("rows", np.int64),  # the board's size (twenty48.env.grids plays the sizes other than 4x4)
+        ("cols", np.int64),
         ("terminate_on_illegal", np.bool_),
         ("staged_spawns", np.bool_),  # Merge 2048's spawns (twenty48.variants), else classic ones
     ],
