@@ -159,3 +159,18 @@ async def test_the_replay_refuses_a_terminal_too_small_for_its_board_until_it_gr
         # The list fits: its title wraps, the table scrolls.
         title = app.screen.query_one("#history-title")
         assert title.region.height >= 2 and title.region.right <= 40
+
+
+async def test_r_in_a_game_played_without_saving_says_there_is_no_history(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"\0" * 4096)  # unreadable: the player chooses to play without saving
+    app = Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(app._notifications) > 0)
+        assert [n.message for n in app._notifications] == [
+            "There is no history: this game is not being saved."
+        ]
+        assert app.screen is app.game_screen

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from twenty48.listing import assists
 from twenty48.store.records import GameSummary
 from twenty48.tui.dialogs import ConfirmNewGame
-from twenty48.wording import assists, count
+from twenty48.wording import count
 
 
 def summary(**counts: int | None) -> GameSummary:

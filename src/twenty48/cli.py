@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from twenty48 import __version__
-from twenty48.commands.messages import cut
+from twenty48.wording import cut
 
 #: Subcommand name -> module in ``twenty48.commands`` exposing ``HELP``, ``add_arguments(parser)``
 #: and ``run(args) -> int``.

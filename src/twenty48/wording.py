@@ -1,15 +1,17 @@
-"""English wording the terminal game and the command line share: counts with their nouns, what
-became of a game, and how much help it had."""
+"""English wording the terminal game and the command line share, knowing nothing of a game: counts
+with their nouns, and the one line of a refusal (``2048 COMMAND: error: ...``) with anything long
+quoted in it cut short, so a mistyped 100,000-character argument is not echoed back whole.
+
+How a stored game reads in a list (what became of it, the help it had) is ``twenty48.listing``'s.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
 
-if TYPE_CHECKING:
-    from twenty48.store import GameSummary, Status
-
-#: How a game's ``status`` reads in a table.
-STATUS_WORDS: dict[Status, str] = {"playing": "in progress", "ended": "ended", "abandoned": "abandoned"}
+#: The longest run of characters without a space a message keeps whole: past any real path or URL.
+LONGEST_WORD = 300
+_WORD = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -17,15 +19,12 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
-def assists(game: GameSummary) -> str:
-    """The help a game had: ``"no"``, ``"1 hint, 42 auto moves"``, ``"unknown"`` (counted by
-    nobody), with what is not known named (``"42 auto moves, hints unknown"``)."""
-    if game.origin == "imported":
-        return "unknown (imported)"
-    if game.assisted is None:
-        return "unknown"
-    if not game.assisted:
-        return "no"
-    counts = ((game.hints, "hint"), (game.auto_moves, "auto move"), (game.undos, "undo"))
-    known = [count(n, noun) for n, noun in counts if n]
-    return ", ".join(known + [f"{noun}s unknown" for n, noun in counts if n is None])
+def cut(message: str) -> str:
+    """``message`` with every run of more than ``LONGEST_WORD`` non-space characters cut short."""
+    return _WORD.sub(lambda m: f"{m.group()[:60]}… ({len(m.group()):,} characters)", message)
+
+
+def error_line(command: str | None, message: str) -> str:
+    """The one line of a refusal: ``2048 COMMAND: error: message``."""
+    who = f"2048 {command}" if command else "2048"
+    return f"{who}: error: {cut(message)}"

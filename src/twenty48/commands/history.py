@@ -8,9 +8,9 @@ from datetime import datetime
 
 from twenty48.commands.numbers import bounded_int
 from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
+from twenty48.listing import STATUS_WORDS, assists
 from twenty48.store import GAME_SORTS, GameSummary, Player, Store
 from twenty48.variants import VARIANTS
-from twenty48.wording import STATUS_WORDS, assists
 
 HELP = "List your games, newest first (or by score or largest tile), as a table or JSON."
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import gc
 import ipaddress
 import math
 import os
@@ -282,10 +281,13 @@ def has_display() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Loaded here, not at the top: building `2048 --help` imports every command's module, and it
+    # need not load FastAPI, the store and the solver.
     from twenty48.store import StoreError, is_postgres, open_store
     from twenty48.web import create_app
     from twenty48.web.app import stop_work
     from twenty48.web.server import QuietServer, server_config
+    from twenty48.web.startup import prepare_process
 
     try:
         args.forwarded_allow_ips = trusted_proxies(args.forwarded_allow_ips)
@@ -324,8 +326,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         return _run_workers(args, sock, url, answered, limits)
     app = create_app(store, allowed_hosts=answered, limits=limits)
-    tune_garbage_collector()
-    threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
+    prepare_process()
     config = server_config(
         app,
         forwarded_allow_ips=args.forwarded_allow_ips,
@@ -378,27 +379,6 @@ def _run_workers(
     finally:
         sock.close()
     return 0
-
-
-def tune_garbage_collector() -> None:
-    """Keep the cyclic collector off the server's permanent objects.
-
-    Modules, the app and the compiled solver (numba brings some 140,000 objects) live as long as
-    the process, yet every full collection walked them: under load, collections cost as much time
-    as the requests themselves and made the slowest answers. Frozen objects are never walked again,
-    and collecting young objects less often costs less in total.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
-
-
-def _warm_solver() -> None:
-    # Load the solver now so that the first hint does not wait for it, then freeze what it built.
-    from twenty48.ai import warm_up
-
-    warm_up()
-    gc.freeze()
 
 
 def _open_when_started(server: object, url: str) -> None:

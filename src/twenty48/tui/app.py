@@ -14,7 +14,6 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter
 
-from twenty48.commands.messages import error_line
 from twenty48.game import Game
 from twenty48.palette import PALETTES
 from twenty48.store import (
@@ -31,6 +30,7 @@ from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.session import Session
 from twenty48.tui.solver import SolverSettings
 from twenty48.tui.styles import css_variables
+from twenty48.wording import error_line
 
 
 class Twenty48App(App[None]):
@@ -136,7 +136,7 @@ class Twenty48App(App[None]):
             self.exit()
 
     def _start(self, session: Session) -> None:
-        self.game_screen = GameScreen(session, settings=self.settings, palette=self.palette)
+        self.game_screen = GameScreen(session, settings=self.settings, palette=self.palette, store=self.store)
         self.push_screen(self.game_screen)
 
     def _close_store(self) -> None:

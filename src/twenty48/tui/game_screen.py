@@ -28,6 +28,7 @@ from textual.widgets import Footer, Static
 from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
 from twenty48.rules import Board, Direction
+from twenty48.store import Store
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
 from twenty48.tui.history_screen import open_history
@@ -77,9 +78,14 @@ class GameScreen(BoardScreen):
     #: The status lines. Updating their ``Static`` lays out the screen, so the var does it only on a change.
     status: var[Text] = var(Text, init=False)
 
-    def __init__(self, session: Session, *, settings: SolverSettings, palette: str) -> None:
+    def __init__(
+        self, session: Session, *, settings: SolverSettings, palette: str, store: Store | None = None
+    ) -> None:
         super().__init__()
         self.session = session
+        #: The store whose history ``r`` shows (the app's, even once this game stopped saving to it);
+        #: None for an unsaved game, which has none.
+        self.store = store
         self.settings = settings
         #: The tiles' palette (a key of ``twenty48.palette.PALETTES``).
         self.palette = palette
@@ -265,7 +271,7 @@ class GameScreen(BoardScreen):
 
     def action_history(self) -> None:
         self._stop_autoplay()
-        open_history(self, palette=self.palette)
+        open_history(self, self.store, palette=self.palette)
 
     def action_autoplay(self) -> None:
         if self.autoplay:

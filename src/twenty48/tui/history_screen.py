@@ -18,10 +18,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
+from twenty48.listing import STATUS_WORDS, assists
 from twenty48.store import GameNotFoundError, Position, Store, StoreError
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.widgets import BoardGeometry, BoardView, StatBox
-from twenty48.wording import STATUS_WORDS, assists, count
+from twenty48.wording import count
 
 #: Games fetched per page of the list; the next page comes when the cursor nears the end.
 LIST_PAGE = 50
@@ -309,13 +310,9 @@ class ReplayScreen(BoardScreen):
             self._pause()
 
 
-def open_history(screen: Screen[None], *, palette: str) -> None:
-    """Show the history of the app's store over ``screen``; without one (an unsaved game) say why
-    there is none."""
-    from twenty48.tui.app import Twenty48App  # the app imports the game screen, which imports this
-
-    app = screen.app
-    store = app.store if isinstance(app, Twenty48App) else None
+def open_history(screen: Screen[None], store: Store | None, *, palette: str) -> None:
+    """Show the history of ``store`` over ``screen``; without one (an unsaved game) say why there
+    is none."""
     if store is None:
         screen.notify("There is no history: this game is not being saved.", severity="warning")
         return

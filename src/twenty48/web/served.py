@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import atexit
 import os
-import threading
 
 from fastapi import FastAPI
 
+from twenty48.store import open_store
+from twenty48.web.app import create_app, stop_work
 from twenty48.web.limits import Limits
+from twenty48.web.startup import prepare_process
 
 #: The import string uvicorn calls in each worker.
 APP_FACTORY = "twenty48.web.served:app_from_environment"
@@ -26,10 +28,6 @@ _app: FastAPI | None = None
 
 
 def app_from_environment() -> FastAPI:
-    from twenty48.commands.serve import _warm_solver, tune_garbage_collector
-    from twenty48.store import open_store
-    from twenty48.web import create_app
-
     store = open_store(os.environ[DB_VARIABLE], group_commit=True)
     atexit.register(store.close)
     hosts = os.environ.get(HOSTS_VARIABLE, "")
@@ -43,8 +41,7 @@ def app_from_environment() -> FastAPI:
     )
     global _app
     _app = app
-    tune_garbage_collector()
-    threading.Thread(target=_warm_solver, name="twenty48-warm-solver", daemon=True).start()
+    prepare_process()
     return app
 
 
@@ -55,7 +52,5 @@ def limits_variable(limits: Limits) -> str:
 
 def stop_work_here() -> None:
     """Stop this worker's hints and import (its server is shutting down)."""
-    from twenty48.web.app import stop_work
-
     if _app is not None:
         stop_work(_app)

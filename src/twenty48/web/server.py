@@ -20,6 +20,7 @@ from unittest import mock
 import uvicorn
 from uvicorn.supervisors import Multiprocess, multiprocess
 
+from twenty48.web import served
 from twenty48.web.limits import MAX_CONNECTIONS, REQUEST_TIMEOUT_S
 
 
@@ -82,8 +83,6 @@ class _WorkerProcess(multiprocess.Process):
     @property
     def server(self) -> uvicorn.Server:
         if self._server is None:
-            from twenty48.web import served
-
             self._server = QuietServer(self.config, on_shutdown=served.stop_work_here)
         return self._server
 
