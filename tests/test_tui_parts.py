@@ -18,7 +18,7 @@ from rich.color import Color, ColorSystem
 
 from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, PALETTES, TRUE_COLOUR, tile_colours
-from twenty48.rules import MAX_TILE, Board, Direction
+from twenty48.rules import MAX_TILE, Board, BoardSize, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui.session import ChangedElsewhere, Session
@@ -81,10 +81,16 @@ def test_the_web_palette_alone_would_collapse_in_256_colours():
     assert len(downgraded) == 1
 
 
-@pytest.mark.parametrize("value", [1, 3, 6, -2, 2 * MAX_TILE])
+@pytest.mark.parametrize("value", [1, 3, 6, -2, 2 * BoardSize(6, 6).max_tile])
 def test_palette_refuses_non_tiles(value):
     with pytest.raises(ValueError, match="not a tile value"):
         tile_colours(value)
+
+
+def test_palette_colours_the_tiles_of_every_board_size():
+    # A 5x5 or 6x6 board builds tiles past the 4x4's largest, up to 2**37.
+    for value in (2 * MAX_TILE, BoardSize(6, 6).max_tile):
+        assert tile_colours(value, "16") == tile_colours(4096, "16")
 
 
 # ---- geometry -------------------------------------------------------------------------------------

@@ -232,11 +232,10 @@ class ReplayScreen(BoardScreen):
             return False
         if position is None:
             return False
-        board = self.query_one(BoardView)
         if marked and position.spawn is not None:
-            board.show(position.board, spawned=position.spawn[0], merged=position.merges)
+            self.show_board(position.board, spawned=position.spawn[0], merged=position.merges)
         else:
-            board.show(position.board)
+            self.show_board(position.board)
         self.move = position.move
         self.query_one("#replay-score", StatBox).number = position.score
         self.query_one("#replay-move", StatBox).number = position.move
