@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from twenty48.game import Game, IllegalAction, Turn
-from twenty48.rules import Direction
+from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction
 from twenty48.store import (
     GameFinishedError,
     GameRecord,
@@ -63,24 +63,36 @@ class Session:
 
     @classmethod
     def unsaved(
-        cls, game: Game | None = None, seed: int | None = None, variant: str | None = None
+        cls,
+        game: Game | None = None,
+        seed: int | None = None,
+        variant: str | None = None,
+        size: BoardSize | None = None,
     ) -> Session:
-        """A session that saves nothing, on ``game`` or else a new game from ``seed`` and of ``variant``
-        (classic unless given), as ``resume`` would start it."""
-        return cls(game if game is not None else Game.new(seed, variant or CLASSIC.name))
+        """A session that saves nothing, on ``game`` or else a new game from ``seed``, of ``variant``
+        (classic unless given) and on a board of ``size`` (4x4 unless given), as ``resume`` would
+        start it."""
+        if game is None:
+            game = Game.new(seed, variant or CLASSIC.name, size or DEFAULT_SIZE)
+        return cls(game)
 
     @classmethod
     def resume(
-        cls, store: Store, game: Game | None = None, seed: int | None = None, variant: str | None = None
+        cls,
+        store: Store,
+        game: Game | None = None,
+        seed: int | None = None,
+        variant: str | None = None,
+        size: BoardSize | None = None,
     ) -> Session:
-        """The terminal player's game from ``store``: ``game``, or a new game from ``seed`` and/or of
-        ``variant`` when given (it becomes the current game), otherwise the saved one (a new
-        classic one on the first run)."""
+        """The terminal player's game from ``store``: ``game``, or a new game from ``seed``, of
+        ``variant`` and/or of ``size`` when any is given (it becomes the current game), otherwise the
+        saved one (a new classic 4x4 one on the first run)."""
         player = store.local_player()
         if game is not None:
             record = store.add_game(player.id, game)
-        elif seed is not None or variant is not None:
-            record = store.new_game(player.id, seed, variant or CLASSIC.name)
+        elif seed is not None or variant is not None or size is not None:
+            record = store.new_game(player.id, seed, variant or CLASSIC.name, size=size or DEFAULT_SIZE)
         else:
             record = store.current_game(player.id)
         return cls._from_record(store, record)
@@ -154,9 +166,10 @@ class Session:
         self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
 
     def new_game(self, seed: int | None = None) -> None:
-        """Start a new game of the same variant; it replaces this one as the player's current game."""
+        """Start a new game of the same variant on a board of the same size; it replaces this one as
+        the player's current game."""
         self._best = self._best_before = self.best
-        game = Game.new(seed, self.game.variant)
+        game = Game.new(seed, self.game.variant, self.game.size)
         saved = self._saved
         if saved is not None:
             try:
