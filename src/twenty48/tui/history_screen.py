@@ -65,7 +65,9 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Status", "Assisted")
+        table.add_columns(
+            "Game", "Started", "Mode", "Size", "Score", "Largest", "Moves", "Status", "Assisted"
+        )
         self._load()
         table.focus()
 
@@ -83,6 +85,7 @@ class HistoryScreen(Screen[None]):
                 str(game.id),
                 game.created_at[:16].replace("T", " "),
                 game.variant,
+                str(game.size),
                 Text(f"{game.score:,}", justify="right"),
                 Text(str(game.max_tile), justify="right"),
                 Text(str(game.moves), justify="right"),

@@ -1,0 +1,195 @@
+"""The terminal game on boards other than 4x4, through Textual's pilot: a 6x6 of long tiles fits 80x24,
+a rectangle moves, a new game keeps the size, hints and auto-play follow it, the win names its tile,
+and a replay shows each game on its own board. Every app runs on a real store in tmp_path and the
+real solver at a fixed small depth."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.geometry import Region
+
+from twenty48.ai import rank_moves
+from twenty48.game import Game
+from twenty48.rules import Board, BoardSize, Direction
+from twenty48.store import Store
+from twenty48.tui import SolverSettings, Twenty48App
+from twenty48.tui.dialogs import GameOverDialog, WinDialog
+from twenty48.tui.game_screen import GameScreen
+from twenty48.tui.history_screen import HistoryScreen, ReplayScreen
+from twenty48.tui.widgets import BoardView, HintPanel
+
+# The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
+pytestmark = pytest.mark.integration
+
+SIZE = (80, 24)
+SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)
+
+#: A 6x6 late in a long game: tiles of up to six digits everywhere, two cells free.
+LONG_TILES = Board.parse(
+    "131072 65536 32768 16384 8192 4096/"
+    "2 4 8 16 32 64/"
+    "524288 262144 131072 65536 32768 16384/"
+    "4 8 16 32 64 128/"
+    "256 512 1024 2048 4096 8192/"
+    "16384 32768 65536 131072 0 0"
+)
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+def make_app(db, **kwargs) -> Twenty48App:
+    return Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor", **kwargs)
+
+
+def screen_of(app: Twenty48App) -> GameScreen:
+    assert app.game_screen is not None
+    return app.game_screen
+
+
+def stored_game(db) -> Game:
+    with Store.open(db) as store:
+        player = store.local_player()
+        return store.load_game(player.id, store.current_game(player.id).id)
+
+
+async def wait_until(pilot, condition, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.02)
+
+
+def shown_board(screen) -> tuple[int, ...]:
+    return tuple(tile.value for tile in screen.query_one(BoardView).tiles)
+
+
+async def test_a_6x6_of_six_digit_tiles_fits_80x24_whole(db):
+    app = make_app(db, game=Game.from_board(LONG_TILES, seed=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        assert not screen.has_class("-too-small")
+        whole = Region(0, 0, *SIZE)
+        board = screen.query_one(BoardView)
+        assert whole.contains_region(board.region)
+        assert len(board.tiles) == 36 and shown_board(screen) == LONG_TILES.cells
+        for tile in board.tiles:
+            assert board.region.contains_region(tile.region)
+            assert tile.region.width >= len(str(tile.value)), tile.value  # every digit shows
+            assert tile.region.height >= 2
+        # No two tiles overlap: the 36 regions are 36 distinct cells of the grid.
+        assert len({tile.region for tile in board.tiles}) == 36
+        for part in ("#side", "#title", "#stats", "#hint", "#status"):
+            assert whole.contains_region(screen.query_one(part).region), part
+        status = screen.query_one("#status")
+        assert status.virtual_size.height <= status.region.height  # its lines are not cut
+        assert "Mode: 6x6 board" in str(status.render())
+
+
+async def test_a_tile_longer_than_its_room_widens_the_board_or_asks_for_a_larger_terminal(db):
+    # 1048576 (seven digits) on a 6x6: the tiles widen to show it whole, where the terminal has room.
+    board = Board.from_cells([524288, 524288, *[0] * 33, 2], "6x6")
+    app = make_app(db, game=Game.from_board(board, seed=3))
+    async with app.run_test(size=(86, 24)) as pilot:
+        screen = screen_of(app)
+        view = screen.query_one(BoardView)
+        assert view.tiles[0].region.width == 6
+        await pilot.press("left")
+        await wait_until(pilot, lambda: view.tiles[0].region.width == 7)
+        assert view.tiles[0].value == 1048576 and not screen.has_class("-too-small")
+    # Eight digits on a 6x6 cannot show whole on every tile at 80 columns: the screen says how large a
+    # terminal it needs instead of cutting digits, and shows the board once it grows.
+    board = Board.from_cells([16777216, *[0] * 34, 2], "6x6")
+    app = make_app(db, game=Game.from_board(board, seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        assert screen.has_class("-too-small")
+        assert "needs at least 92x21" in str(screen.query_one("#too-small").render())
+        await pilot.resize_terminal(92, 24)
+        await wait_until(pilot, lambda: not screen.has_class("-too-small"))
+        assert screen.query_one(BoardView).tiles[0].region.width >= 8
+
+
+async def test_a_2x4_moves_on_screen_and_in_the_store(db):
+    app = make_app(db, game=Game.new(21, size="2x4"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        reference = Game.new(21, size="2x4")
+        keys = {"up": Direction.UP, "down": Direction.DOWN, "left": Direction.LEFT, "right": Direction.RIGHT}
+        for key in ("left", "up", "right", "down", "left"):
+            await pilot.press(key)
+            reference.move(keys[key])
+            assert screen.game.to_dict() == reference.to_dict()
+            assert shown_board(screen) == reference.board.cells
+        assert reference.moves > 0
+        rows = {tile.region.y for tile in screen.query_one(BoardView).tiles}
+        columns = {tile.region.x for tile in screen.query_one(BoardView).tiles}
+        assert (len(rows), len(columns)) == (2, 4)
+    assert stored_game(db).to_dict() == reference.to_dict()
+
+
+async def test_a_new_game_keeps_the_boards_size(db):
+    app = make_app(db, game=Game.new(4, size="3x5"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("left", "up", "n", "y")
+        await wait_until(pilot, lambda: screen.game.moves == 0)
+        assert screen.game.size == BoardSize(3, 5) and len(shown_board(screen)) == 15
+    assert stored_game(db).size == BoardSize(3, 5)
+
+
+async def test_a_hint_ranks_the_moves_of_a_3x3(db):
+    app = make_app(db, game=Game.new(31, size="3x3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("left", "up")
+        board = screen.game.board
+        await pilot.press("question_mark")
+        hint = screen.query_one(HintPanel)
+        # The first hint on a 3x3 may wait for its engine to be compiled (only the 4x4 is warmed up).
+        await wait_until(pilot, lambda: hint.ranking is not None, timeout=120)
+        assert hint.board == board and hint.ranking == rank_moves(board, depth=1)
+
+
+async def test_auto_play_plays_a_2x3_to_its_win_or_its_end(db):
+    app = make_app(db, game=Game.new(8, size="2x3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("A")
+        await wait_until(pilot, lambda: isinstance(app.screen, (WinDialog, GameOverDialog)), timeout=60)
+        assert not screen.autoplay and screen.game.moves > 0
+        assert stored_game(db).to_dict() == screen.game.to_dict()
+
+
+async def test_winning_a_3x3_names_its_win_tile(db):
+    board = Board.parse("128 128 0/4 0 0/0 0 0")
+    app = make_app(db, game=Game.from_board(board, seed=2))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")
+        await wait_until(pilot, lambda: isinstance(app.screen, WinDialog))
+        assert "You made 256" in str(app.screen.query_one("#message").render())
+        await pilot.press("k")
+        assert "256 reached! Keep going." in str(screen_of(app).query_one("#status").render())
+
+
+async def test_the_replay_shows_a_game_on_its_own_board(db):
+    app = make_app(db, game=Game.new(5, size="3x3"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("left", "up", "right")
+        played = screen.game.board.cells
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        await pilot.press("end")
+        await wait_until(pilot, lambda: shown_board(replay) == played)
+        view = replay.query_one(BoardView)
+        assert len({tile.region.x for tile in view.tiles}) == 3
+        assert all(not tile.display for tile in view.query("Tile") if tile not in view.tiles)
