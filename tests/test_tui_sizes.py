@@ -9,6 +9,7 @@ import time
 
 import pytest
 from textual.geometry import Region
+from textual.widgets import DataTable
 
 from twenty48.ai import rank_moves
 from twenty48.game import Game
@@ -193,3 +194,15 @@ async def test_the_replay_shows_a_game_on_its_own_board(db):
         view = replay.query_one(BoardView)
         assert len({tile.region.x for tile in view.tiles}) == 3
         assert all(not tile.display for tile in view.query("Tile") if tile not in view.tiles)
+
+
+async def test_the_history_shows_each_games_size(db):
+    app = make_app(db, game=Game.new(5, size="2x5"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left", "n", "y")  # a second game of the same size
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        table = app.screen.query_one(DataTable)
+        await wait_until(pilot, lambda: table.row_count == 2)
+        size = [str(column.label) for column in table.columns.values()].index("Size")
+        assert [table.get_row_at(row)[size] for row in range(2)] == ["2x5", "2x5"]
