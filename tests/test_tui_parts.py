@@ -167,6 +167,21 @@ def _legal_moves(session: Session, count: int) -> None:
         session.move(session.game.board.legal_moves()[0])
 
 
+def test_a_sessions_best_is_its_board_sizes_own(store):
+    four = Session.resume(store, seed=1)
+    _legal_moves(four, 12)
+    assert four.best > 0
+    small = Session.resume(store, seed=2, size=BoardSize(3, 3))
+    assert small.game.size == BoardSize(3, 3) and small.best == small.best_before == 0
+    _legal_moves(small, 2)
+    # Resumed, the 3x3 holds its size's best; the 4x4's higher score is no rival of it.
+    resumed = Session.resume(store)
+    assert resumed.game.size == BoardSize(3, 3) and resumed.best == small.game.score
+    assert resumed.best_before == 0
+    resumed.new_game()
+    assert resumed.game.size == BoardSize(3, 3) and resumed.best_before == small.game.score
+
+
 def test_a_session_saves_every_move_and_resumes_exactly(store):
     session = Session.resume(store, seed=11)
     _legal_moves(session, 6)

@@ -54,7 +54,7 @@ class Session:
         self.game = game
         self._saved = saved
         self._best = best
-        #: The best score of the game's variant before this game (see ``best_before``).
+        #: The best score of the game's variant and size before this game (see ``best_before``).
         self._best_before = best_before
         #: Why saving stopped, until the screen has told the player (see ``take_save_error``).
         self._save_error: str | None = None
@@ -111,13 +111,13 @@ class Session:
 
     @property
     def best(self) -> int:
-        """The best score the player ever reached in this game's variant, this game included."""
+        """The best score the player ever reached in this game's variant and size, this game included."""
         return max(self._best, self.game.score)
 
     @property
     def best_before(self) -> int:
-        """The best score in this game's variant before this game: only a score above it is a new
-        best (a game that equals it is not)."""
+        """The best score in this game's variant and size before this game: only a score above it is
+        a new best (a game that equals it is not)."""
         return self._best_before
 
     def take_save_error(self) -> str | None:
@@ -211,9 +211,23 @@ class Session:
 
 
 def _best_before(store: Store, record: GameRecord) -> int:
-    """The player's best in the variant of ``record`` before that game: the stored best, unless the
-    game itself holds it, then the best of the player's other games."""
+    """The player's best in the variant and on the board size of ``record`` before that game: the
+    stored best, unless the game itself holds it, then the best of the player's other games of that
+    variant and size (read best first, a page at a time: the list filters by variant, not by size)."""
     if record.score < record.best_score:
         return record.best_score
-    rivals = store.games(record.player_id, sort="score", variant=record.variant, limit=2)
-    return max((g.score for g in rivals if g.id != record.id), default=0)
+    before = None
+    while True:
+        page = store.games(
+            record.player_id, sort="score", variant=record.variant, limit=_RIVALS_PAGE, before=before
+        )
+        for rival in page:
+            if rival.id != record.id and rival.size == record.board.size:
+                return rival.score
+        if len(page) < _RIVALS_PAGE:
+            return 0
+        before = page[-1].id
+
+
+#: Games read per page while looking for the best rival of a game (``_best_before``).
+_RIVALS_PAGE = 50
