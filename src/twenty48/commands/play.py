@@ -78,7 +78,8 @@ def _may_replace(args: argparse.Namespace) -> bool:
     game = latest[0]
     try:
         answer = input(
-            f"A {game.variant} {game.size} game is in progress ({count(game.moves, 'move')}, score {game.score}). "
+            f"A {game.variant} {game.size} game is in progress "
+            f"({count(game.moves, 'move')}, score {game.score}). "
             "Start a new one instead? It cannot be resumed afterwards. [y/N] "
         )
     except EOFError:
