@@ -83,3 +83,11 @@ def test_a_wide_terminal_keeps_the_side_panel_beside_the_board(snap_compare, tmp
 def test_a_dialog_on_a_tiny_terminal_keeps_its_border(snap_compare, tmp_path):
     game = played("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", Direction.LEFT, seed=3, score=5000)
     assert snap_compare(make_app(tmp_path, game=game), terminal_size=(40, 12))
+
+
+def test_a_6x6_of_six_digit_tiles_at_80x24(snap_compare, tmp_path):
+    board = Board.parse(
+        "131072 65536 32768 16384 8192 4096/2 4 8 16 32 64/524288 262144 131072 65536 32768 16384/"
+        "4 8 16 32 64 128/256 512 1024 2048 4096 8192/16384 32768 65536 131072 0 0"
+    )
+    assert snap_compare(make_app(tmp_path, game=Game.from_board(board, seed=6)), terminal_size=SIZE)
