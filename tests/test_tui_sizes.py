@@ -1,31 +1,23 @@
 """The terminal game on boards other than 4x4, through Textual's pilot: a 6x6 of long tiles fits 80x24,
-a rectangle moves, a new game keeps the size, hints and auto-play follow it, the win names its tile,
-and a replay shows each game on its own board. Every app runs on a real store in tmp_path and the
-real solver at a fixed small depth."""
+a rectangle moves, a new game keeps the size, auto-play follows it (a 3x3's hint is in test_tui.py),
+the win names its tile, a replay shows a game on its own board and the history its size. Every app
+runs on a real store in tmp_path and the real solver at a fixed small depth."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from textual.geometry import Region
 from textual.widgets import DataTable
 
-from twenty48.ai import rank_moves
+from test_tui import SIZE, make_app, screen_of, stored_game, wait_until
 from twenty48.game import Game
 from twenty48.rules import Board, BoardSize, Direction
-from twenty48.store import Store
-from twenty48.tui import SolverSettings, Twenty48App
 from twenty48.tui.dialogs import GameOverDialog, WinDialog
-from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.history_screen import HistoryScreen, ReplayScreen
-from twenty48.tui.widgets import BoardView, HintPanel
+from twenty48.tui.widgets import BoardView
 
 # The whole terminal app through Textual's pilot: integration, not in `pytest -m unit`.
 pytestmark = pytest.mark.integration
-
-SIZE = (80, 24)
-SETTINGS = SolverSettings(depth=1, hint_seconds=5.0, auto_seconds=5.0, auto_pause=0.001)
 
 #: A 6x6 late in a long game: tiles of up to six digits everywhere, two cells free.
 LONG_TILES = Board.parse(
@@ -41,28 +33,6 @@ LONG_TILES = Board.parse(
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "games.sqlite3"
-
-
-def make_app(db, **kwargs) -> Twenty48App:
-    return Twenty48App(db_path=db, settings=SETTINGS, palette="truecolor", **kwargs)
-
-
-def screen_of(app: Twenty48App) -> GameScreen:
-    assert app.game_screen is not None
-    return app.game_screen
-
-
-def stored_game(db) -> Game:
-    with Store.open(db) as store:
-        player = store.local_player()
-        return store.load_game(player.id, store.current_game(player.id).id)
-
-
-async def wait_until(pilot, condition, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting for the app"
-        await pilot.pause(0.02)
 
 
 def shown_board(screen) -> tuple[int, ...]:
@@ -142,19 +112,6 @@ async def test_a_new_game_keeps_the_boards_size(db):
         await wait_until(pilot, lambda: screen.game.moves == 0)
         assert screen.game.size == BoardSize(3, 5) and len(shown_board(screen)) == 15
     assert stored_game(db).size == BoardSize(3, 5)
-
-
-async def test_a_hint_ranks_the_moves_of_a_3x3(db):
-    app = make_app(db, game=Game.new(31, size="3x3"))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = screen_of(app)
-        await pilot.press("left", "up")
-        board = screen.game.board
-        await pilot.press("question_mark")
-        hint = screen.query_one(HintPanel)
-        # The first hint on a 3x3 may wait for its engine to be compiled (only the 4x4 is warmed up).
-        await wait_until(pilot, lambda: hint.ranking is not None, timeout=120)
-        assert hint.board == board and hint.ranking == rank_moves(board, depth=1)
 
 
 async def test_auto_play_plays_a_2x3_to_its_win_or_its_end(db):

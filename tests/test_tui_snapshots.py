@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from test_tui_sizes import LONG_TILES
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.tui import SolverSettings, Twenty48App
@@ -86,8 +87,4 @@ def test_a_dialog_on_a_tiny_terminal_keeps_its_border(snap_compare, tmp_path):
 
 
 def test_a_6x6_of_six_digit_tiles_at_80x24(snap_compare, tmp_path):
-    board = Board.parse(
-        "131072 65536 32768 16384 8192 4096/2 4 8 16 32 64/524288 262144 131072 65536 32768 16384/"
-        "4 8 16 32 64 128/256 512 1024 2048 4096 8192/16384 32768 65536 131072 0 0"
-    )
-    assert snap_compare(make_app(tmp_path, game=Game.from_board(board, seed=6)), terminal_size=SIZE)
+    assert snap_compare(make_app(tmp_path, game=Game.from_board(LONG_TILES, seed=6)), terminal_size=SIZE)
