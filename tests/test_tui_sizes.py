@@ -12,6 +12,7 @@ from textual.widgets import DataTable
 from test_tui import SIZE, make_app, screen_of, stored_game, wait_until
 from twenty48.game import Game
 from twenty48.rules import Board, BoardSize, Direction
+from twenty48.tui import game_screen
 from twenty48.tui.dialogs import GameOverDialog, WinDialog
 from twenty48.tui.history_screen import HistoryScreen, ReplayScreen
 from twenty48.tui.widgets import BoardView
@@ -163,3 +164,22 @@ async def test_the_history_shows_each_games_size(db):
         await wait_until(pilot, lambda: table.row_count == 2)
         size = [str(column.label) for column in table.columns.values()].index("Size")
         assert [table.get_row_at(row)[size] for row in range(2)] == ["2x5", "2x5"]
+
+
+async def test_tiles_too_small_for_a_frame_mark_their_digits(db, monkeypatch):
+    # A moment longer than any test, as in test_tui's marks test.
+    monkeypatch.setattr(game_screen, "MARK_SECONDS", 600.0)
+    board = Board.from_cells([2, 2, *[0] * 33, 4], "6x6")
+    app = make_app(db, game=Game.from_board(board, seed=4))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")
+        tiles = screen_of(app).query_one(BoardView).tiles
+        assert tiles[0].region.height == 2  # no row to spare for a frame at 80x24
+        marks = {tile.mark: tile for tile in tiles if tile.mark}
+        assert set(marks) == {"spawned", "merged"}
+        for mark, style in (("merged", "reverse"), ("spawned", "underline")):
+            assert marks[mark].styles.outline.top[0] == ""
+            assert str(marks[mark].render().style) == style
+        await pilot.resize_terminal(120, 40)  # room for frames: the marks become frames
+        await wait_until(pilot, lambda: tiles[0].region.height >= 3)
+        assert tiles[0].styles.outline.top[0] == "heavy" and str(tiles[0].render().style) == ""
