@@ -112,7 +112,7 @@ async def test_the_history_tells_an_ended_game_from_an_abandoned_one(tmp_path):
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
         rows = app.screen.query_one("DataTable")
-        assert [rows.get_row_at(i)[6:] for i in range(3)] == [
+        assert [rows.get_row_at(i)[7:] for i in range(3)] == [
             ["in progress", "no"],
             ["abandoned", "1 hint"],
             ["ended", "no"],

@@ -16,13 +16,21 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
+from sized import ALL_SIZES
 from twenty48.game import Game, NotWon
 from twenty48.palette import COLOUR_256, PALETTES, TRUE_COLOUR, tile_colours
-from twenty48.rules import MAX_TILE, Board, Direction
+from twenty48.rules import MAX_TILE, Board, BoardSize, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui.session import ChangedElsewhere, Session
-from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry
+from twenty48.tui.widgets import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    SIDE_WIDTH,
+    board_geometry,
+    minimum_terminal,
+    tile_digits,
+)
 
 TILES = [0] + [2**k for k in range(1, 18)]
 
@@ -81,10 +89,16 @@ def test_the_web_palette_alone_would_collapse_in_256_colours():
     assert len(downgraded) == 1
 
 
-@pytest.mark.parametrize("value", [1, 3, 6, -2, 2 * MAX_TILE])
+@pytest.mark.parametrize("value", [1, 3, 6, -2, 2 * BoardSize(6, 6).max_tile])
 def test_palette_refuses_non_tiles(value):
     with pytest.raises(ValueError, match="not a tile value"):
         tile_colours(value)
+
+
+def test_palette_colours_the_tiles_of_every_board_size():
+    # A 5x5 or 6x6 board builds tiles past the 4x4's largest, up to 2**37.
+    for value in (2 * MAX_TILE, BoardSize(6, 6).max_tile):
+        assert tile_colours(value, "16") == tile_colours(4096, "16")
 
 
 # ---- geometry -------------------------------------------------------------------------------------
@@ -117,6 +131,28 @@ def test_tiles_grow_with_the_terminal_and_stay_roughly_square():
     assert wide is not None and wide.tile_width <= 2 * wide.tile_height + 2
 
 
+@pytest.mark.parametrize("size", ALL_SIZES, ids=str)
+def test_every_board_size_fits_80x24_with_tiles_that_hold_its_numbers(size):
+    digits = tile_digits(Board.empty(size))
+    assert digits == min(len(str(size.max_tile)), len(str(MAX_TILE)))
+    assert minimum_terminal(size, digits) <= (80, 24)
+    geometry = board_geometry(80, 24, size, digits)
+    assert geometry is not None and geometry.size == size
+    assert geometry.width <= 80 - SIDE_WIDTH - 4 and geometry.height <= 24 - 2
+    assert geometry.tile_width >= digits and geometry.tile_height >= 2
+    assert board_geometry(*minimum_terminal(size, digits), size, digits) is not None
+
+
+def test_a_tile_longer_than_the_room_kept_for_it_widens_every_tile():
+    size = BoardSize(6, 6)
+    board = Board.from_cells([1 << 20, *[0] * 35], size)
+    assert tile_digits(board) == 7  # 1048576
+    assert board_geometry(80, 24, size, 7) is None  # six columns of seven digits need 86
+    wide = board_geometry(86, 24, size, 7)
+    assert wide is not None and wide.tile_width == 7
+    assert tile_digits(Board.empty(BoardSize(2, 2))) == 2  # 32 is its largest tile
+
+
 # ---- session --------------------------------------------------------------------------------------
 
 
@@ -129,6 +165,21 @@ def store(tmp_path):
 def _legal_moves(session: Session, count: int) -> None:
     for _ in range(count):
         session.move(session.game.board.legal_moves()[0])
+
+
+def test_a_sessions_best_is_its_board_sizes_own(store):
+    four = Session.resume(store, seed=1)
+    _legal_moves(four, 12)
+    assert four.best > 0
+    small = Session.resume(store, seed=2, size=BoardSize(3, 3))
+    assert small.game.size == BoardSize(3, 3) and small.best == small.best_before == 0
+    _legal_moves(small, 2)
+    # Resumed, the 3x3 holds its size's best; the 4x4's higher score is no rival of it.
+    resumed = Session.resume(store)
+    assert resumed.game.size == BoardSize(3, 3) and resumed.best == small.game.score
+    assert resumed.best_before == 0
+    resumed.new_game()
+    assert resumed.game.size == BoardSize(3, 3) and resumed.best_before == small.game.score
 
 
 def test_a_session_saves_every_move_and_resumes_exactly(store):
@@ -291,7 +342,9 @@ def test_play_takes_a_seed_and_a_database_path(tmp_path):
     assert args.run is play.run and args.seed == 5 and args.db == tmp_path / "x.sqlite3"
     defaults = build_parser().parse_args(["play"])
     assert defaults.seed is None and defaults.db is None and defaults.variant is None
+    assert defaults.size is None
     assert build_parser().parse_args(["play", "--variant", "merge"]).variant == "merge"
+    assert build_parser().parse_args(["play", "--size", "5x5"]).size == BoardSize(5, 5)
 
 
 def test_play_refuses_an_unknown_variant(capsys):
@@ -323,10 +376,13 @@ def test_play_without_a_terminal_says_so(capsys, tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
 @pytest.mark.integration
-def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
-    """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0."""
+@pytest.mark.parametrize("size", [None, "3x3"])
+def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path, size):
+    """The installed command in a pseudo-terminal: it draws, plays a key, and q quits with status 0;
+    ``--size`` starts a game on that board."""
     db = tmp_path / "games.sqlite3"
     command = [sys.executable, "-m", "twenty48", "play", "--seed", "42", "--db", str(db)]
+    command += ["--size", size] if size else []
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child becomes the game
         os.environ["TERM"] = "xterm-256color"
@@ -348,7 +404,7 @@ def test_2048_play_runs_in_a_real_terminal_and_saves(tmp_path):
     try:
         read_until(b"seed 42", 30)
         assert b"seed 42" in screen
-        reference = Game.new(42)
+        reference = Game.new(42, size=size or "4x4")
         direction = reference.board.legal_moves()[0]
         os.write(fd, {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D"}[direction])
         reference.move(direction)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from test_tui_sizes import LONG_TILES
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.tui import SolverSettings, Twenty48App
@@ -83,3 +84,7 @@ def test_a_wide_terminal_keeps_the_side_panel_beside_the_board(snap_compare, tmp
 def test_a_dialog_on_a_tiny_terminal_keeps_its_border(snap_compare, tmp_path):
     game = played("2 4 2 4/4 2 4 2/2 4 2 4/4 2 8 8", Direction.LEFT, seed=3, score=5000)
     assert snap_compare(make_app(tmp_path, game=game), terminal_size=(40, 12))
+
+
+def test_a_6x6_of_six_digit_tiles_at_80x24(snap_compare, tmp_path):
+    assert snap_compare(make_app(tmp_path, game=Game.from_board(LONG_TILES, seed=6)), terminal_size=SIZE)

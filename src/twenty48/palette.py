@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from twenty48.rules import MAX_TILE, TILE_VALUES
+from twenty48.rules import MAX_SIDE, BoardSize
 
 #: The page, text and frame colours of the web game, its buttons' colour, and the orange of its 64 tile
 #: that it uses for emphasis.
@@ -138,11 +138,17 @@ PALETTES: dict[str, dict[int, TileColours]] = {
 _SUPER = 4096
 
 
+#: Every tile of every board size: the largest board holds them all.
+_LARGEST_BOARD = BoardSize(MAX_SIDE, MAX_SIDE)
+
+
 def tile_colours(value: int, palette: str = "truecolor") -> TileColours:
-    """The colours of a tile (0 for an empty cell) in ``palette`` (a key of ``PALETTES``); every tile
-    above 2048 looks like 4096."""
-    if value != 0 and value not in TILE_VALUES:
-        raise ValueError(f"not a tile value: {value!r} (0 or a power of two from 2 to {MAX_TILE})")
+    """The colours of a tile (0 for an empty cell) of any board size in ``palette`` (a key of
+    ``PALETTES``); every tile above 2048 looks like 4096."""
+    if value != 0 and value not in _LARGEST_BOARD.tile_values:
+        raise ValueError(
+            f"not a tile value: {value!r} (0 or a power of two from 2 to {_LARGEST_BOARD.max_tile})"
+        )
     if palette not in PALETTES:
         raise ValueError(f"palette must be one of {', '.join(PALETTES)}, got {palette!r}")
     return PALETTES[palette][min(value, _SUPER)]

@@ -7,7 +7,7 @@ import sys
 
 from twenty48.commands.database import add_db_argument
 from twenty48.commands.messages import fail
-from twenty48.commands.replay import parse_seed
+from twenty48.commands.replay import parse_seed, parse_size
 from twenty48.variants import VARIANTS
 from twenty48.wording import count
 
@@ -26,9 +26,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "single-tile swipes exist only in the browser; the terminal moves the whole board)",
     )
     parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=None,
+        help="start a new game on a board of R rows of C cells (RxC, each 2-6: 3x3, 2x4, 5x5...) "
+        "instead of resuming; `n` in the game keeps the size",
+    )
+    parser.add_argument(
         "--new",
         action="store_true",
-        help="with --seed or --variant: replace a game in progress without asking (for scripts)",
+        help="with --seed, --variant or --size: replace a game in progress without asking (for scripts)",
     )
     add_db_argument(
         parser, "the saved games: an SQLite file or a postgresql:// URL (default: the browser game's file)"
@@ -44,13 +51,14 @@ def run(args: argparse.Namespace) -> int:
         return fail("play", str(exc))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return fail("play", "needs an interactive terminal (stdin and stdout)")
-    if (args.seed is not None or args.variant is not None) and not args.new and not _may_replace(args):
+    starts_new = args.seed is not None or args.variant is not None or args.size is not None
+    if starts_new and not args.new and not _may_replace(args):
         print("2048 play: the game in progress is kept; `2048 play` resumes it", file=sys.stderr)
         return 1
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
-    app = Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant)
+    app = Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant, size=args.size)
     app.run()
     return app.return_code or 0
 
@@ -70,7 +78,8 @@ def _may_replace(args: argparse.Namespace) -> bool:
     game = latest[0]
     try:
         answer = input(
-            f"A {game.variant} game is in progress ({count(game.moves, 'move')}, score {game.score}). "
+            f"A {game.variant} {game.size} game is in progress "
+            f"({count(game.moves, 'move')}, score {game.score}). "
             "Start a new one instead? It cannot be resumed afterwards. [y/N] "
         )
     except EOFError:

@@ -16,6 +16,7 @@ from textual.filter import LineFilter
 
 from twenty48.game import Game
 from twenty48.palette import PALETTES
+from twenty48.rules import BoardSize
 from twenty48.store import (
     ForeignDatabaseError,
     NewerDatabaseError,
@@ -35,7 +36,8 @@ from twenty48.wording import error_line
 
 class Twenty48App(App[None]):
     """2048 in the terminal. Opens the shared store (``db_path``), resumes the terminal player's game
-    and saves every action; ``game`` or ``seed`` start a new game instead of resuming."""
+    and saves every action; ``game``, or any of ``seed``, ``variant`` and ``size``, start a new game
+    instead of resuming."""
 
     TITLE = "2048"
     CSS_PATH = "twenty48.tcss"
@@ -49,6 +51,7 @@ class Twenty48App(App[None]):
         game: Game | None = None,
         seed: int | None = None,
         variant: str | None = None,
+        size: BoardSize | None = None,
         settings: SolverSettings | None = None,
         palette: str | None = None,
     ) -> None:
@@ -71,6 +74,7 @@ class Twenty48App(App[None]):
         self._start_game = game
         self._start_seed = seed
         self._start_variant = variant
+        self._start_size = size
         self.settings = settings if settings is not None else SolverSettings()
         self.store: Store | None = None
         self.game_screen: GameScreen | None = None
@@ -91,7 +95,11 @@ class Twenty48App(App[None]):
         try:
             self.store = open_store(self.db_path)
             session = Session.resume(
-                self.store, game=self._start_game, seed=self._start_seed, variant=self._start_variant
+                self.store,
+                game=self._start_game,
+                seed=self._start_seed,
+                variant=self._start_variant,
+                size=self._start_size,
             )
         except StoreError as exc:
             self._close_store()
@@ -120,7 +128,9 @@ class Twenty48App(App[None]):
         elif choice is Choice.RETRY:
             self._open()
         elif choice is Choice.PLAY_UNSAVED:
-            self._start(Session.unsaved(self._start_game, self._start_seed, self._start_variant))
+            self._start(
+                Session.unsaved(self._start_game, self._start_seed, self._start_variant, self._start_size)
+            )
         else:
             self._quit()
 

@@ -1,9 +1,11 @@
-"""What every screen that draws a board shares: the board follows the terminal's size, and on a
-terminal too small for the smallest board (``MIN_WIDTH`` x ``MIN_HEIGHT``) a message replaces the
-screen's body, instead of a board cut short, until the terminal grows again."""
+"""What every screen that draws a board shares: the board follows the terminal's size and its own (its
+rows, columns and longest digits), and on a terminal too small for its smallest tiles
+(``minimum_terminal``) a message replaces the screen's body, instead of a board cut short, until the
+terminal grows again."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from textual import events
@@ -11,7 +13,8 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
-from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, BoardGeometry, BoardView, board_geometry
+from twenty48.rules import Board
+from twenty48.tui.widgets import BoardGeometry, BoardView, board_geometry, minimum_terminal
 
 
 class BoardScreen(Screen[None]):
@@ -56,16 +59,24 @@ class BoardScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.fit(self.app.size.width, self.app.size.height)
 
+    def show_board(self, board: Board, spawned: int | None = None, merged: Iterable[int] = ()) -> None:
+        """Draw ``board`` (``BoardView.show``), fitting it again to the terminal when it needs other
+        tiles than the board before (another size, or a tile with more digits)."""
+        if self.query_one(BoardView).show(board, spawned, merged):
+            self.fit(self.app.size.width, self.app.size.height)
+
     def fit(self, width: int, height: int) -> BoardGeometry | None:
         """Size the board for a terminal of ``width`` x ``height``, or say it is too small; returns
         the board's geometry, None when it does not fit."""
-        geometry = board_geometry(width, height)
+        view = self.query_one(BoardView)
+        geometry = board_geometry(width, height, view.board_size, view.digits)
         if geometry is not None:
-            self.query_one(BoardView).resize_to(geometry)
+            view.resize_to(geometry)
         else:
+            min_width, min_height = minimum_terminal(view.board_size, view.digits)
             self.query_one("#too-small", Static).update(
                 f"This terminal is {width}x{height}.\n"
-                f"{self.drawn_by} needs at least {MIN_WIDTH}x{MIN_HEIGHT} to show the board.\n\n"
+                f"{self.drawn_by} needs at least {min_width}x{min_height} to show the board.\n\n"
                 f"Make the window larger, or {self.leave_hint()}"
             )
         self.too_small = geometry is None

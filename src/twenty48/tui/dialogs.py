@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from twenty48.rules import WINNING_TILE
 from twenty48.wording import count
 
 
@@ -124,14 +125,15 @@ class ChoiceDialog(ModalScreen[Choice]):
 
 
 class WinDialog(ChoiceDialog):
-    """Shown the moment a merge makes the first 2048: keep going (escape) or start a new game."""
+    """Shown the moment a merge makes the first win tile (2048, or a smaller board's own): keep going
+    (escape) or start a new game."""
 
     escape_choice = Choice.KEEP_GOING
 
-    def __init__(self, score: int) -> None:
+    def __init__(self, score: int, win_tile: int = WINNING_TILE) -> None:
         super().__init__(
             "You win!",
-            f"You made 2048 with a score of {score}.\nKeep going toward 4096, or start over.",
+            f"You made {win_tile} with a score of {score}.\nKeep going toward {2 * win_tile}, or start over.",
             [
                 Option(Choice.KEEP_GOING, "Keep going", "k", primary=True),
                 Option(Choice.NEW_GAME, "New game", "n"),
@@ -144,10 +146,10 @@ class GameOverDialog(ChoiceDialog):
 
     escape_choice = Choice.CLOSE
 
-    def __init__(self, score: int, best_before: int, won: bool) -> None:
-        """``best_before``: the player's best in the variant before this game; only a higher score
-        is a new best."""
-        reached = "You reached 2048. " if won else ""
+    def __init__(self, score: int, best_before: int, won: bool, win_tile: int = WINNING_TILE) -> None:
+        """``best_before``: the player's best in the variant (and size) before this game; only a
+        higher score is a new best. ``won``: the game made its ``win_tile``."""
+        reached = f"You reached {win_tile}. " if won else ""
         if score > best_before:
             record = " A new best!"
         elif score == best_before:

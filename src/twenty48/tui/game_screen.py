@@ -27,7 +27,7 @@ from textual.widgets import Footer, Static
 
 from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
-from twenty48.rules import Board, Direction
+from twenty48.rules import DEFAULT_SIZE, Board, Direction
 from twenty48.store import Store
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
@@ -110,7 +110,7 @@ class GameScreen(BoardScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="body", classes="board-body"):
             with Vertical(id="board-area"):
-                yield BoardView(palette=self.palette, id="board")
+                yield BoardView(palette=self.palette, size=self.game.board.size, id="board")
             with Vertical(id="side"):
                 yield Static(Text("2048", style="bold"), id="title")
                 with Horizontal(id="stats"):
@@ -148,15 +148,14 @@ class GameScreen(BoardScreen):
         """Draw the session's game; after a move that changed it (``turn``), mark its spawn and merges
         for a moment."""
         game = self.game
-        board = self.query_one(BoardView)
         if turn is not None:
             assert turn.changed and turn.spawn is not None
-            board.show(game.board, spawned=turn.spawn[0], merged=turn.merges)
+            self.show_board(game.board, spawned=turn.spawn[0], merged=turn.merges)
             if self._marks_timer is not None:
                 self._marks_timer.stop()
-            self._marks_timer = self.set_timer(MARK_SECONDS, board.clear_marks)
+            self._marks_timer = self.set_timer(MARK_SECONDS, self.query_one(BoardView).clear_marks)
         else:
-            board.show(game.board)
+            self.show_board(game.board)
         self.query_one("#score", StatBox).number = game.score
         self.query_one("#best", StatBox).number = self.session.best
         self.query_one("#moves", StatBox).number = game.moves
@@ -200,9 +199,10 @@ class GameScreen(BoardScreen):
         if game.over:
             lines.append(Text("Game over.", style="bold"))
         elif game.won:
-            lines.append(Text("2048 reached!" + (" Keep going." if game.keep_playing else "")))
-        if game.variant is not CLASSIC:
-            lines.append(Text(f"Mode: {game.variant.title}", style="bold"))
+            lines.append(Text(f"{game.win_tile} reached!" + (" Keep going." if game.keep_playing else "")))
+        mode = _mode(game)
+        if mode:
+            lines.append(Text(f"Mode: {mode}", style="bold"))
         saved = "saved" if self.session.saving else "not saved"
         lines.append(Text(f"seed {game.seed} · {saved}", style="dim"))
         self.status = Text("\n").join(lines)
@@ -219,12 +219,12 @@ class GameScreen(BoardScreen):
         if game.over:
             self._stop_autoplay()
             self.app.push_screen(
-                GameOverDialog(game.score, self.session.best_before, game.won),
+                GameOverDialog(game.score, self.session.best_before, game.won, game.win_tile),
                 callback=self._new_game_if_chosen,
             )
         elif game.won and not game.keep_playing:
             self._stop_autoplay()
-            self.app.push_screen(WinDialog(game.score), callback=self._after_win)
+            self.app.push_screen(WinDialog(game.score, game.win_tile), callback=self._after_win)
 
     # ---- actions --------------------------------------------------------------------------------
 
@@ -405,3 +405,12 @@ class GameScreen(BoardScreen):
             self.autoplay = False
             # "Thinking…" stays only if the solver really is thinking about this position.
             self._show_hint_state()
+
+
+def _mode(game: Game) -> str:
+    """What sets ``game`` apart from the official one, for the status lines: its variant and its
+    board's size ("" for a classic 4x4)."""
+    parts = [game.variant.title] if game.variant is not CLASSIC else []
+    if game.board.size != DEFAULT_SIZE:
+        parts.append(f"{game.board.size} board")
+    return ", ".join(parts)

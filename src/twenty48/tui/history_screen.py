@@ -66,7 +66,9 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Status", "Assisted")
+        table.add_columns(
+            "Game", "Started", "Mode", "Size", "Score", "Largest", "Moves", "Status", "Assisted"
+        )
         self._load()
         table.focus()
 
@@ -84,6 +86,7 @@ class HistoryScreen(Screen[None]):
                 str(game.id),
                 game.created_at[:16].replace("T", " "),
                 game.variant,
+                str(game.size),
                 Text(f"{game.score:,}", justify="right"),
                 Text(str(game.max_tile), justify="right"),
                 Text(str(game.moves), justify="right"),
@@ -233,11 +236,10 @@ class ReplayScreen(BoardScreen):
             return False
         if position is None:
             return False
-        board = self.query_one(BoardView)
         if marked and position.spawn is not None:
-            board.show(position.board, spawned=position.spawn[0], merged=position.merges)
+            self.show_board(position.board, spawned=position.spawn[0], merged=position.merges)
         else:
-            board.show(position.board)
+            self.show_board(position.board)
         self.move = position.move
         self.query_one("#replay-score", StatBox).number = position.score
         self.query_one("#replay-move", StatBox).number = position.move

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from twenty48.game import Game, IllegalAction, Turn
-from twenty48.rules import Direction
+from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction
 from twenty48.store import (
     GameFinishedError,
     GameRecord,
@@ -54,7 +54,7 @@ class Session:
         self.game = game
         self._saved = saved
         self._best = best
-        #: The best score of the game's variant before this game (see ``best_before``).
+        #: The best score of the game's variant and size before this game (see ``best_before``).
         self._best_before = best_before
         #: Why saving stopped, until the screen has told the player (see ``take_save_error``).
         self._save_error: str | None = None
@@ -63,24 +63,36 @@ class Session:
 
     @classmethod
     def unsaved(
-        cls, game: Game | None = None, seed: int | None = None, variant: str | None = None
+        cls,
+        game: Game | None = None,
+        seed: int | None = None,
+        variant: str | None = None,
+        size: BoardSize | None = None,
     ) -> Session:
-        """A session that saves nothing, on ``game`` or else a new game from ``seed`` and of ``variant``
-        (classic unless given), as ``resume`` would start it."""
-        return cls(game if game is not None else Game.new(seed, variant or CLASSIC.name))
+        """A session that saves nothing, on ``game`` or else a new game from ``seed``, of ``variant``
+        (classic unless given) and on a board of ``size`` (4x4 unless given), as ``resume`` would
+        start it."""
+        if game is None:
+            game = Game.new(seed, variant or CLASSIC.name, size or DEFAULT_SIZE)
+        return cls(game)
 
     @classmethod
     def resume(
-        cls, store: Store, game: Game | None = None, seed: int | None = None, variant: str | None = None
+        cls,
+        store: Store,
+        game: Game | None = None,
+        seed: int | None = None,
+        variant: str | None = None,
+        size: BoardSize | None = None,
     ) -> Session:
-        """The terminal player's game from ``store``: ``game``, or a new game from ``seed`` and/or of
-        ``variant`` when given (it becomes the current game), otherwise the saved one (a new
-        classic one on the first run)."""
+        """The terminal player's game from ``store``: ``game``, or a new game from ``seed``, of
+        ``variant`` and/or of ``size`` when any is given (it becomes the current game), otherwise the
+        saved one (a new classic 4x4 one on the first run)."""
         player = store.local_player()
         if game is not None:
             record = store.add_game(player.id, game)
-        elif seed is not None or variant is not None:
-            record = store.new_game(player.id, seed, variant or CLASSIC.name)
+        elif seed is not None or variant is not None or size is not None:
+            record = store.new_game(player.id, seed, variant or CLASSIC.name, size=size or DEFAULT_SIZE)
         else:
             record = store.current_game(player.id)
         return cls._from_record(store, record)
@@ -99,13 +111,13 @@ class Session:
 
     @property
     def best(self) -> int:
-        """The best score the player ever reached in this game's variant, this game included."""
+        """The best score the player ever reached in this game's variant and size, this game included."""
         return max(self._best, self.game.score)
 
     @property
     def best_before(self) -> int:
-        """The best score in this game's variant before this game: only a score above it is a new
-        best (a game that equals it is not)."""
+        """The best score in this game's variant and size before this game: only a score above it is
+        a new best (a game that equals it is not)."""
         return self._best_before
 
     def take_save_error(self) -> str | None:
@@ -154,9 +166,10 @@ class Session:
         self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
 
     def new_game(self, seed: int | None = None) -> None:
-        """Start a new game of the same variant; it replaces this one as the player's current game."""
+        """Start a new game of the same variant on a board of the same size; it replaces this one as
+        the player's current game."""
         self._best = self._best_before = self.best
-        game = Game.new(seed, self.game.variant)
+        game = Game.new(seed, self.game.variant, self.game.size)
         saved = self._saved
         if saved is not None:
             try:
@@ -198,9 +211,23 @@ class Session:
 
 
 def _best_before(store: Store, record: GameRecord) -> int:
-    """The player's best in the variant of ``record`` before that game: the stored best, unless the
-    game itself holds it, then the best of the player's other games."""
+    """The player's best in the variant and on the board size of ``record`` before that game: the
+    stored best, unless the game itself holds it, then the best of the player's other games of that
+    variant and size (read best first, a page at a time: the list filters by variant, not by size)."""
     if record.score < record.best_score:
         return record.best_score
-    rivals = store.games(record.player_id, sort="score", variant=record.variant, limit=2)
-    return max((g.score for g in rivals if g.id != record.id), default=0)
+    before = None
+    while True:
+        page = store.games(
+            record.player_id, sort="score", variant=record.variant, limit=_RIVALS_PAGE, before=before
+        )
+        for rival in page:
+            if rival.id != record.id and rival.size == record.board.size:
+                return rival.score
+        if len(page) < _RIVALS_PAGE:
+            return 0
+        before = page[-1].id
+
+
+#: Games read per page while looking for the best rival of a game (``_best_before``).
+_RIVALS_PAGE = 50

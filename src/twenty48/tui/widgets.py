@@ -16,22 +16,28 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from twenty48.palette import ACCENT, LIGHT_TEXT, tile_colours
-from twenty48.rules import CELLS, Board, Direction
+from twenty48.rules import DEFAULT_SIZE, MAX_TILE, Board, BoardSize, Direction
 
 #: Blank columns between tiles, blank rows between tiles, and the frame's padding (columns, rows).
 GAP_X, GAP_Y = 2, 1
 PAD_X, PAD_Y = 2, 1
-#: The smallest tile that still shows 131072 with a column to spare on either side.
-MIN_TILE_WIDTH, MIN_TILE_HEIGHT = 8, 3
+#: The lowest a tile may be: its digits' row and one more, so that it reads as a tile, not a line.
+MIN_TILE_HEIGHT = 2
 #: Terminal cells are about twice as tall as they are wide; this keeps tiles roughly square.
 TILE_ASPECT = 2
 #: Width of the column beside the board with the score boxes and the hint panel (the stylesheet's
 #: ``$side-width``).
 SIDE_WIDTH = 26
+#: Rows the column beside the board needs: its title, the score boxes, the hint panel and three lines
+#: of status.
+SIDE_ROWS = 17
 #: Screen rows that are not board: the footer, and a blank row above the board.
 CHROME_ROWS = 2
 #: Columns that are not board or side panel: the margins around both.
 CHROME_COLUMNS = 4
+#: The digits every board leaves room for from the start, unless its size's largest tile is shorter:
+#: those of 131072, the 4x4's largest, so that a board widens its tiles only for a tile no 4x4 holds.
+ROOM_DIGITS = len(str(MAX_TILE))
 
 ARROWS: dict[Direction, str] = {
     Direction.UP: "↑",
@@ -41,39 +47,58 @@ ARROWS: dict[Direction, str] = {
 }
 
 
+def tile_digits(board: Board) -> int:
+    """The digits a tile of ``board`` must show whole: its largest tile's, and at least those of the
+    largest tile its size holds or ``ROOM_DIGITS``, whichever is fewer (a 5x5 or a 6x6 holds tiles of
+    8 to 12 digits, which no 80-column terminal shows on every tile: its tiles widen when one comes)."""
+    return max(len(str(min(board.size.max_tile, MAX_TILE))), len(str(board.max_tile)))
+
+
 @dataclass(frozen=True, slots=True)
 class BoardGeometry:
     tile_width: int
     tile_height: int
+    size: BoardSize = DEFAULT_SIZE
 
     @property
     def width(self) -> int:
-        return 4 * self.tile_width + 3 * GAP_X + 2 * PAD_X
+        return self.size.cols * self.tile_width + (self.size.cols - 1) * GAP_X + 2 * PAD_X
 
     @property
     def height(self) -> int:
-        return 4 * self.tile_height + 3 * GAP_Y + 2 * PAD_Y
+        return self.size.rows * self.tile_height + (self.size.rows - 1) * GAP_Y + 2 * PAD_Y
 
 
-MINIMUM = BoardGeometry(MIN_TILE_WIDTH, MIN_TILE_HEIGHT)
-#: The smallest terminal the game is playable in.
-MIN_WIDTH = MINIMUM.width + SIDE_WIDTH + CHROME_COLUMNS
-MIN_HEIGHT = MINIMUM.height + CHROME_ROWS
+def minimum_terminal(size: BoardSize = DEFAULT_SIZE, digits: int = ROOM_DIGITS) -> tuple[int, int]:
+    """The smallest terminal (columns, rows) that shows a board of ``size`` whose tiles show
+    ``digits`` digits, and the side panel beside it."""
+    board = BoardGeometry(digits, MIN_TILE_HEIGHT, size)
+    return board.width + SIDE_WIDTH + CHROME_COLUMNS, max(board.height, SIDE_ROWS) + CHROME_ROWS
 
 
-def board_geometry(width: int, height: int) -> BoardGeometry | None:
-    """The largest roughly square tiles that fit a terminal of ``width`` x ``height``; None when even
-    the smallest tiles do not fit."""
-    if width < MIN_WIDTH or height < MIN_HEIGHT:
+#: The 4x4 board's smallest geometry (the stylesheet's default board size).
+MINIMUM = BoardGeometry(ROOM_DIGITS, MIN_TILE_HEIGHT)
+#: The smallest terminal a 4x4 game is playable in; every size's (``minimum_terminal``) is at most
+#: 80x24.
+MIN_WIDTH, MIN_HEIGHT = minimum_terminal()
+
+
+def board_geometry(
+    width: int, height: int, size: BoardSize = DEFAULT_SIZE, digits: int = ROOM_DIGITS
+) -> BoardGeometry | None:
+    """The largest roughly square tiles of a board of ``size``, each showing ``digits`` digits whole,
+    that fit a terminal of ``width`` x ``height``; None when even the smallest such tiles do not fit."""
+    min_width, min_height = minimum_terminal(size, digits)
+    if width < min_width or height < min_height:
         return None
-    free_rows = height - CHROME_ROWS - 3 * GAP_Y - 2 * PAD_Y
-    free_columns = width - SIDE_WIDTH - CHROME_COLUMNS - 3 * GAP_X - 2 * PAD_X
-    tile_height = free_rows // 4
-    tile_width = free_columns // 4
-    # Shrink whichever side is too long for a square-looking tile.
+    free_rows = height - CHROME_ROWS - (size.rows - 1) * GAP_Y - 2 * PAD_Y
+    free_columns = width - SIDE_WIDTH - CHROME_COLUMNS - (size.cols - 1) * GAP_X - 2 * PAD_X
+    tile_height = free_rows // size.rows
+    tile_width = free_columns // size.cols
+    # Shrink whichever side is too long for a square-looking tile, never below the digits.
     tile_height = min(tile_height, max(MIN_TILE_HEIGHT, tile_width // TILE_ASPECT))
-    tile_width = min(tile_width, TILE_ASPECT * tile_height + 2)
-    return BoardGeometry(tile_width, tile_height)
+    tile_width = min(tile_width, max(digits, TILE_ASPECT * tile_height + 2))
+    return BoardGeometry(tile_width, tile_height, size)
 
 
 _EDGES = ("outline_top", "outline_right", "outline_bottom", "outline_left")
@@ -97,17 +122,23 @@ class Tile(Widget):
 
     #: Outline style per mark: a new tile pops in with a thin round frame, a merged one gets a heavy frame.
     MARKS: Mapping[str, str] = {"spawned": "round", "merged": "heavy"}
+    #: The digits' style per mark on a tile with no room for a frame around them (``framed``).
+    UNFRAMED_MARKS: Mapping[str, str] = {"spawned": "underline", "merged": "reverse"}
 
     def __init__(self, cell: int, *, palette: str) -> None:
         super().__init__(id=f"cell-{cell}")
         self.cell = cell
         self.value = 0
         self.mark: str | None = None
+        #: Whether a mark is a frame: only on a tile with a row and a column to spare around its
+        #: digits, since a frame is drawn over the tile's edges.
+        self.framed = True
         self._palette = palette
         self._paint()
 
-    def render(self) -> str:
-        return str(self.value) if self.value else ""
+    def render(self) -> Text:
+        style = self.UNFRAMED_MARKS[self.mark] if self.mark and not self.framed else ""
+        return Text(str(self.value) if self.value else "", style=style)
 
     def show(self, value: int, mark: str | None = None) -> None:
         """Show ``value`` (0 for empty), framed when ``mark`` is ``"spawned"`` or ``"merged"``."""
@@ -117,12 +148,19 @@ class Tile(Widget):
         self._paint()
         self.refresh()
 
+    def frame_marks(self, framed: bool) -> None:
+        """Mark with a frame (``framed``) or, on a tile too small for one, with the digits' style."""
+        if framed != self.framed:
+            self.framed = framed
+            self._paint()
+            self.refresh()
+
     def _paint(self) -> None:
         colours = tile_colours(self.value, self._palette)
         self.styles.background = colours.background
         self.styles.color = colours.text
         # The frame takes the tile's own text colour, so it shows on light and dark tiles alike.
-        outline = (self.MARKS[self.mark], Color.parse(colours.text)) if self.mark else None
+        outline = (self.MARKS[self.mark], Color.parse(colours.text)) if self.mark and self.framed else None
         # An outline takes no room, yet assigning ``styles.outline`` lays out the whole screen whenever
         # the edges appear. Setting the rules directly leaves the repaint to ``show``. (An outline kept
         # invisible when unmarked would avoid the layout too, but it splits the tile's rows into more
@@ -132,12 +170,12 @@ class Tile(Widget):
 
 
 class BoardView(Widget):
-    """The 4x4 board in its frame. It only draws what the game says; it never decides a move."""
+    """The board in its frame, R rows of C tiles. It only draws what the game says; it never decides
+    a move."""
 
     DEFAULT_CSS = """
     BoardView {
         layout: grid;
-        grid-size: 4 4;
         grid-gutter: $board-gap-y $board-gap-x;
         padding: $board-pad-y $board-pad-x;
         background: $palette-frame;
@@ -146,27 +184,54 @@ class BoardView(Widget):
     }
     """
 
-    def __init__(self, *, palette: str, id: str | None = None) -> None:
+    def __init__(self, *, palette: str, size: BoardSize = DEFAULT_SIZE, id: str | None = None) -> None:
         super().__init__(id=id)
         self._palette = palette
+        #: Every tile made so far, in cell order: a board of another size (a replay of another game)
+        #: shows the first R·C and hides the rest, making more only when it has more cells.
+        self._made: tuple[Tile, ...] = tuple(Tile(cell, palette=palette) for cell in range(size.cells))
         self._tiles: tuple[Tile, ...] = ()
+        #: The size of the board on display, and the digits its tiles make room for (``tile_digits``).
+        self.board_size = size
+        self.digits = min(ROOM_DIGITS, len(str(size.max_tile)))
+        self._shape(size)
 
     def compose(self) -> ComposeResult:
-        # Kept rather than queried: every move walks the tiles, and a DOM query per move adds up.
-        self._tiles = tuple(Tile(cell, palette=self._palette) for cell in range(CELLS))
-        yield from self._tiles
+        yield from self._made
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
-        """The 16 tiles, in cell order."""
+        """The board's R·C tiles, in cell order (row-major)."""
         return self._tiles
 
-    def show(self, board: Board, spawned: int | None = None, merged: Iterable[int] = ()) -> None:
-        """Draw ``board``; mark the spawned cell and the merged cells until ``clear_marks``."""
+    def show(self, board: Board, spawned: int | None = None, merged: Iterable[int] = ()) -> bool:
+        """Draw ``board``; mark the spawned cell and the merged cells until ``clear_marks``. True when
+        the board needs another geometry than before (another size, or longer digits)."""
+        reshaped = board.size != self.board_size
+        if reshaped:
+            self._shape(board.size)
+        digits = tile_digits(board)
+        reshaped = reshaped or digits != self.digits
+        self.digits = digits
         merged = set(merged)
-        for tile in self.tiles:
+        cells = board.cells
+        for tile in self._tiles:
             mark = "spawned" if tile.cell == spawned else "merged" if tile.cell in merged else None
-            tile.show(board.cells[tile.cell], mark)
+            tile.show(cells[tile.cell], mark)
+        return reshaped
+
+    def _shape(self, size: BoardSize) -> None:
+        if size.cells > len(self._made):
+            more = tuple(Tile(cell, palette=self._palette) for cell in range(len(self._made), size.cells))
+            self._made += more
+            if self.is_attached:
+                self.mount_all(more)
+        for tile in self._made:
+            tile.display = tile.cell < size.cells
+        self._tiles = self._made[: size.cells]
+        self.styles.grid_size_columns = size.cols
+        self.styles.grid_size_rows = size.rows
+        self.board_size = size
 
     def clear_marks(self) -> None:
         for tile in self.tiles:
@@ -175,6 +240,9 @@ class BoardView(Widget):
     def resize_to(self, geometry: BoardGeometry) -> None:
         self.styles.width = geometry.width
         self.styles.height = geometry.height
+        framed = geometry.tile_height >= 3 and geometry.tile_width >= self.digits + 2
+        for tile in self._made:
+            tile.frame_marks(framed)
 
 
 class StatBox(Widget):
