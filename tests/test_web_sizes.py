@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from test_web_ranked import play_out
 from twenty48.game import Game
 from twenty48.rules import Board, BoardSize
 from twenty48.store import Store, open_store
@@ -18,7 +19,7 @@ from twenty48.web.limits import Limits
 # The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
 pytestmark = pytest.mark.integration
 
-#: Moves preferred when several are legal: a game ends soonest when most push the same way.
+#: Moves that a game of any size plays a while before it ends.
 PREFERENCE = ("up", "left", "right", "down")
 
 
@@ -38,19 +39,6 @@ def new_game(client: TestClient, **body: object) -> dict:
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
     return answer.json()
-
-
-def play_out(client: TestClient, state: dict) -> dict:
-    """Play the game until it is over: the first legal move in ``PREFERENCE`` each time."""
-    while not state["over"]:
-        legal = {d.value for d in Board.from_rows(state["board"]).legal_moves()}
-        direction = next(d for d in PREFERENCE if d in legal)
-        answer = client.post(
-            f"/api/games/{state['id']}/move", json={"direction": direction, "revision": state["revision"]}
-        )
-        assert answer.status_code == 200, answer.text
-        state = answer.json()["state"]
-    return state
 
 
 def test_a_ranked_3x3_game_is_played_to_its_end_and_ranks_on_the_3x3_board(client: TestClient) -> None:
