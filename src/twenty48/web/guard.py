@@ -14,6 +14,8 @@ import secrets
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from twenty48.web.error_codes import ErrorCode
+
 COOKIE_NAME = "twenty48_player"
 #: 32 random bytes: 256 bits, URL-safe base64 without padding.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
@@ -89,17 +91,19 @@ class Guard:
             # The host check reads one of them while a proxy or the app may read another (RFC 9112
             # answers such a request 400).
             logger.warning("refused a request with more than one Host header")
-            await _error(send, 400, "bad_request", "a request has one Host header")
+            await _error(send, 400, ErrorCode.BAD_REQUEST, "a request has one Host header")
             return
         if self.allowed_hosts is not None:
             host = _hostname(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed_hosts:
                 logger.warning("refused a request for host %r (not one this server answers for)", host)
-                await _error(send, 421, "host_not_allowed", f"this server does not answer for {host!r}")
+                await _error(
+                    send, 421, ErrorCode.HOST_NOT_ALLOWED, f"this server does not answer for {host!r}"
+                )
                 return
         if scope["path"].startswith("/api/") and _cross_site(headers):
             logger.warning("refused a cross-site %s %s", scope["method"], scope["path"])
-            await _error(send, 403, "cross_site", "the API answers only this site's own pages")
+            await _error(send, 403, ErrorCode.CROSS_SITE, "the API answers only this site's own pages")
             return
         if scope["method"] == "HEAD":
             scope = {**scope, "method": "GET"}
@@ -216,10 +220,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _body_too_large(send: Send, limit: int) -> None:
-    await _error(send, 413, "body_too_large", f"request bodies are limited to {limit} bytes")
+    await _error(send, 413, ErrorCode.BODY_TOO_LARGE, f"request bodies are limited to {limit} bytes")
 
 
-async def _error(send: Send, status: int, code: str, detail: str) -> None:
+async def _error(send: Send, status: int, code: ErrorCode, detail: str) -> None:
     body = json.dumps({"error": code, "detail": detail}).encode()
     await send(
         {

@@ -31,6 +31,7 @@ from typing import Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.guard import SECURITY_HEADERS
 from twenty48.web.server import ServeConfig
 
@@ -69,7 +70,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._timeout = config.request_timeout
         self._deadline: float | None = None  # the loop's time by which what is awaited must arrive
         self._timer: asyncio.TimerHandle | None = None  # fires at or before the deadline
-        self._refusal: tuple[int, str, str] | None = None
+        self._refusal: tuple[int, ErrorCode, str] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
@@ -138,7 +139,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if limit is not None and (len(self.connections) >= limit or len(self.tasks) >= limit):
             # uvicorn's own test, answered here so that the answer is in our form and frees the slot.
             detail = f"this server process holds {limit} connections or requests at most; try again"
-            self._refusal = (503, "server_busy", detail)
+            self._refusal = (503, ErrorCode.SERVER_BUSY, detail)
             logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
             raise _Refused
         self._body_open, self._body_bytes = True, 0
@@ -195,19 +196,20 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         part = "head" if self._head_open else "body"
         detail = f"the request's {part} did not arrive within {self._timeout:g} s"
         logger.warning("dropped a request from %s: %s", _client(self.client), detail)
-        self._refusal = (408, "request_timeout", detail)
+        self._refusal = (408, ErrorCode.REQUEST_TIMEOUT, detail)
         self.send_400_response("")
 
     def _refuse_head(self) -> None:
         if self._url_bytes > MAX_HEAD:
-            self._refusal = (414, "uri_too_long", f"request URLs are limited to {MAX_HEAD} bytes")
+            self._refusal = (414, ErrorCode.URI_TOO_LONG, f"request URLs are limited to {MAX_HEAD} bytes")
         else:
             detail = f"the request line and headers are limited to {MAX_HEAD} bytes together"
-            self._refusal = (431, "headers_too_large", detail)
+            self._refusal = (431, ErrorCode.HEADERS_TOO_LARGE, detail)
         logger.warning("refused a request from %s: %s", _client(self.client), self._refusal[2])
 
     def send_400_response(self, msg: str) -> None:
-        status, code, detail = self._refusal or (400, "bad_request", "the request is not valid HTTP/1.1")
+        refusal = self._refusal or (400, ErrorCode.BAD_REQUEST, "the request is not valid HTTP/1.1")
+        status, code, detail = refusal
         body = json.dumps({"error": code, "detail": detail}).encode()
         head = [f"HTTP/1.1 {status} ".encode() + _REASONS[status]]
         head += [name + b": " + value for name, value in self.server_state.default_headers]
