@@ -14,9 +14,6 @@ from twenty48.store import Store
 from twenty48.web import create_app
 from twenty48.web.error_codes import ErrorCode
 
-# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
-pytestmark = pytest.mark.integration
-
 SRC = Path(__file__).parents[1] / "src" / "twenty48"
 CODES = {code.value for code in ErrorCode}
 #: The lower layer's own reasons, answered as codes by the web (checked below).
@@ -44,6 +41,8 @@ def _reasons(path: Path, exception: str) -> set[str]:
     }
 
 
+# The app over HTTP (a TestClient): integration, not in `pytest -m unit`.
+@pytest.mark.integration
 def test_the_openapi_document_lists_the_codes_as_an_enumeration(tmp_path: Path) -> None:
     with Store.open(tmp_path / "codes.sqlite3") as store, TestClient(create_app(store)) as client:
         schemas = client.get("/openapi.json").json()["components"]["schemas"]

@@ -2,6 +2,7 @@
 // the figures, tile-reach rates and recent scores as charts (chart.js), first reaches as a table.
 
 import { call } from "../api.js";
+import { DEFAULT_VARIANT, VARIANTS } from "../facts.js";
 import { barChart, lineChart } from "./chart.js";
 import { element, errorText } from "./dom.js";
 
@@ -10,7 +11,7 @@ export class StatsView {
     this.root = root;
     this.i18n = i18n;
     this.hud = hud;
-    this.variant = "classic";
+    this.variant = DEFAULT_VARIANT;
     this.assisted = "include";
   }
 
@@ -30,7 +31,7 @@ export class StatsView {
     const controls = element("div", { class: "filters" });
     const mode = element("label", { class: "field" });
     const variant = element("select", { "data-part": "variant" });
-    for (const v of ["classic", "merge"]) variant.append(element("option", { value: v }, this.t(v)));
+    for (const v of VARIANTS) variant.append(element("option", { value: v }, this.t(v)));
     variant.value = this.variant;
     variant.addEventListener("change", () => {
       this.variant = variant.value;
