@@ -13,7 +13,6 @@ import json
 import time
 
 import numpy as np
-import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
@@ -57,9 +56,6 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="games per measurement")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    # One thread: the network is small, and torch's second thread only waits on the first (on a
-    # busy 2-core machine, 5x slower than one).
-    torch.set_num_threads(1)
     model = make_model(args.envs, args.seed)
     before = mean_score(model, args.games, seed=10**6)
     start = time.perf_counter()

@@ -89,6 +89,8 @@ def test_report_prints_the_summary_of_a_file_without_playing(capsys, tmp_path):
         "time_ms": None,
         "nodes": None,
         "solver": played["solver"],
+        "size": "4x4",
+        "max_moves": None,
         "seed": 9,
     }
     for key in ("games", "avg_score", "median_score", "reach", "max_tile", "moves", "ms_per_move_p50"):

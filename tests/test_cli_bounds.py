@@ -168,6 +168,8 @@ class _Terminal:
         outer = self
 
         class App:
+            return_code = 0
+
             def __init__(self, **kwargs) -> None:
                 outer.started.append(kwargs)
 
@@ -183,7 +185,7 @@ def test_play_with_a_seed_asks_before_replacing_a_game(tmp_path, monkeypatch, an
     _game_in_progress(db)
     terminal = _Terminal(monkeypatch, answer)
     code = play.run(play_args(db, seed=7))
-    assert len(terminal.asked) == 1 and "in progress (1 moves" in terminal.asked[0]
+    assert len(terminal.asked) == 1 and "in progress (1 move," in terminal.asked[0]
     assert (code, len(terminal.started)) == ((0, 1) if replaced else (1, 0))
 
 

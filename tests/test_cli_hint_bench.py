@@ -63,19 +63,22 @@ def test_hint_on_a_finished_game(capsys):
         ("2 2 0/0 4 0 0/0 0 0 0/0 0 0 2", "rows of lengths [3, 4, 4, 4]"),
         ("3 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "got 3"),
         ("2 x 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "'x' is not a tile value"),
-        ("2 2 0 0/0 4 0 0/0 0 0 0", "rows of lengths"),
+        ("2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "rows of lengths [4, 4, 4, 4, 4, 4, 4]"),
+        ("2 2 0 0 0 0 0/0 4 0 0 0 0 0", "R and C each from 2 to 6"),
+        ("2048 0/0 2", "from 2 to 32 (on a 2x2 board)"),
         ("262144 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "131072"),
-        ("131072 131072 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "two 131072 tiles, which no game can reach"),
-        ("131072 0 0 0/0 4 0 0/0 0 0 0/0 0 0 131072", "two 131072 tiles, which no game can reach"),
-        ("", "4 rows of 4"),
+        ("131072 131072 0 0/0 4 0 0/0 0 0 0/0 0 0 2", "no game reaches this board: it holds two 131072"),
+        ("131072 0 0 0/0 4 0 0/0 0 0 0/0 0 0 131072", "no game reaches this board: it holds two 131072"),
+        ("0 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "no game reaches this board: it holds no tile"),
+        ("", "invalid board: a board is R rows of C tile values"),
     ],
 )
-def test_hint_refuses_a_malformed_board(capsys, board, problem):
+def test_hint_refuses_a_malformed_or_unreachable_board(capsys, board, problem):
     assert main(["hint", board]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1
-    assert captured.err.startswith("2048 hint: invalid board:")
+    assert captured.err.startswith("2048 hint: error: ")
     assert problem in captured.err
 
 

@@ -93,7 +93,34 @@ def test_history_sorts_filters_and_pages_like_the_api(db: Path, capsys) -> None:
     assert first["next_before"] == first["games"][-1]["id"] and rest["next_before"] is None
 
 
+def test_a_game_left_for_a_new_one_is_abandoned_and_out_of_the_figures(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "left.sqlite3"
+    over = finished(1)
+    left = Game.new(2)
+    for _ in range(6):
+        left.play(left.board.legal_moves()[0])
+    with Store.open(path) as store:
+        me = store.local_player().id
+        store.add_game(me, over)
+        store.add_game(me, left)
+        store.new_game(me, seed=3)
+    status, out, _ = run(capsys, "history", "--db", str(path))
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert status == 0 and [row[7] for row in rows] == ["in", "abandoned", "ended"]
+    assert "yes" not in out
+    assert [g["status"] for g in listed(capsys, path)["games"]] == ["playing", "abandoned", "ended"]
+    figures = json.loads(run(capsys, "stats", "--db", str(path), "--json")[1])
+    assert [figures[k] for k in ("ended", "abandoned_games", "counted", "mean")] == [1, 1, 1, over.score]
+    both = json.loads(run(capsys, "stats", "--db", str(path), "--json", "--abandoned", "include")[1])
+    assert (both["counted"], both["mean"]) == (2, (over.score + left.score) / 2)
+    assert "│ abandoned                     │ 1 (not counted) │" in run(capsys, "stats", "--db", str(path))[1]
+    status, out, _ = run(capsys, "history", "--db", str(path), "--variant", "merge")
+    assert status == 0 and out == "No game matches these options.\n"
+
+
 def test_history_of_a_new_database_and_bad_options(tmp_path: Path, capsys) -> None:
+    with Store.open(tmp_path / "new.sqlite3"):
+        pass
     status, out, _ = run(capsys, "history", "--db", str(tmp_path / "new.sqlite3"))
     assert status == 0 and "No games yet" in out
     for bad in (["--sort", "moves"], ["--limit", "0"], ["--before", "x"], ["--finished", "--unfinished"]):
@@ -146,7 +173,7 @@ def test_stats_tables_and_chart(db: Path, capsys) -> None:
     status, out, _ = run(capsys, "stats", "--db", str(db))
     assert status == 0
     assert "win rate" in out and "20.0%" in out and "2048" in out
-    assert "Last 5 finished scores" in out
+    assert "Scores of the last 5 games counted" in out and "│ abandoned " in out
     chart = out.strip().splitlines()[-1].strip()
     assert len(chart) == 5 and set(chart) <= set(BARS)
     status, out, _ = run(capsys, "stats", "--db", str(db), "--variant", "merge", "--assisted", "exclude")
@@ -283,7 +310,7 @@ def test_an_unreadable_database_is_one_line_and_status_1(tmp_path: Path, capsys)
     for argv in (["history"], ["stats"], ["export", "--all", "-o", str(tmp_path / "x.json")]):
         status, out, err = run(capsys, *argv, "--db", str(damaged))
         assert status == 1 and out == "" and len(err.strip().splitlines()) == 1
-        assert err.startswith(f"2048 {argv[0]}: ")
+        assert err.startswith(f"2048 {argv[0]}: error: ")
 
 
 @pytest.mark.integration
@@ -298,7 +325,7 @@ def test_a_refused_import_in_a_real_process_prints_no_traceback(tmp_path: Path) 
     )
     assert result.returncode == 2 and result.stdout == ""
     assert (
-        result.stderr.startswith("2048 import: the game (seed 1): lacks fields actions")
+        result.stderr.startswith("2048 import: error: the game (seed 1): lacks fields actions")
         and "Traceback" not in result.stderr
     )
 

@@ -81,7 +81,7 @@ def test_the_text_lists_the_mistakes_and_blunders() -> None:
     game = Game.from_board(ENDING, seed=1)
     game.move("left")
     lines = summary_lines(review_game(game))
-    assert lines[0] == "accuracy: 0.0 % over 1 graded moves of 1"
+    assert lines[0] == "accuracy: 0.0 % over 1 graded move of 1"
     assert lines[2] == "chance of reaching 128 at the start: 83 %"
     assert lines[3].startswith("turning point: move 1, left, ") and lines[3].endswith("to 0 %")
     assert lines[-1].split() == ["1", "left", lines[-1].split()[2], "100", "blunder"]
@@ -96,7 +96,7 @@ def test_the_text_lists_the_mistakes_and_blunders() -> None:
         (["--file", "missing.json"], "cannot read"),
         (["999"], "999"),
         (["0"], "a game id is between"),
-        (["--seed", "x"], "seed must be an integer"),
+        (["--seed", "x"], "a seed (or a ranked game's 64 hex digits) is written in decimal digits"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, db, argv, message) -> None:
@@ -110,7 +110,7 @@ def test_bad_input_is_one_line_and_status_2(capsys, db, argv, message) -> None:
 def test_moves_without_a_seed_are_refused(capsys, db) -> None:
     path, game_id = db
     status, _, err = run(capsys, "review", str(game_id), "--actions", "up", "--db", str(path))
-    assert status == 2 and err == "2048 review: --actions and --variant go with --seed\n"
+    assert status == 2 and err == "2048 review: error: --actions, --variant and --size go with --seed\n"
 
 
 def test_a_history_file_is_refused_by_name(capsys, db, tmp_path) -> None:

@@ -124,7 +124,7 @@ def test_a_target_with_a_player_and_no_game_is_refused_unchanged(
         someone = target.local_player("someone").id
     assert cli.main(["copy", "--from", str(source), "--to", postgres_url]) == 1
     err = capsys.readouterr().err
-    assert "already holds 0 games of 1 players: copy only into a database without players" in err
+    assert "already holds 0 games of 1 player: copy only into a database without players" in err
     with open_store(postgres_url) as target:
         assert target.local_player("someone").id == someone
         assert len(target.players_overview(named_only=False)) == 1

@@ -106,12 +106,12 @@ def test_registered_on_import_and_through_the_module_prefix():
     assert out.strip() == f"{exponents(Game.new(7).board).tolist()} 7"
 
 
-def test_time_limit_is_the_only_truncation():
+def test_a_time_limit_and_the_illegal_streak_are_the_only_truncations():
     env = gym.make(ENV_ID, max_episode_steps=5)
     env.reset(seed=3)
     flags = [env.step(2)[3] for _ in range(5)]
     assert flags == [False, False, False, False, True]
-    bare = Twenty48Env()
+    bare = Twenty48Env(max_illegal_streak=None)
     bare.reset(seed=3)
     assert not any(bare.step(i % 4)[3] for i in range(300))
 

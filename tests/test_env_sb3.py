@@ -138,3 +138,23 @@ def test_maskable_ppo_trains_without_ever_playing_an_illegal_move():
     assert model.num_timesteps == 16 * 64 * 2
     assert counter.illegal == 0
     assert model.ep_info_buffer and all(e["score"] > 0 for e in model.ep_info_buffer)
+
+
+def test_the_adapter_sets_torch_to_one_thread_unless_told_otherwise():
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        Twenty48SB3VecEnv(2)
+        assert torch.get_num_threads() == 1
+        Twenty48SB3VecEnv(2, torch_threads=2)
+        assert torch.get_num_threads() == 2
+        torch.set_num_threads(3)
+        Twenty48SB3VecEnv(2, torch_threads=None)
+        assert torch.get_num_threads() == 3
+        for wrong in (0, -1, 1.5, True, "2"):
+            with pytest.raises(ValueError, match="torch_threads"):
+                Twenty48SB3VecEnv(2, torch_threads=wrong)
+    finally:
+        torch.set_num_threads(before)

@@ -86,7 +86,9 @@ def test_games_alike_are_kept_apart_and_a_second_import_adds_nothing(store: Stor
 
 
 def _version_1(game: dict) -> dict:
-    kept = {k: v for k, v in game.items() if k not in ("created_at", "hints", "auto_moves", "undos")}
+    kept = {
+        k: v for k, v in game.items() if k not in ("created_at", "status", "hints", "auto_moves", "undos")
+    }
     return kept | {"format": "twenty48-game/1"}
 
 
@@ -106,7 +108,7 @@ def test_one_changed_action_refuses_the_file_naming_the_game(store: Store) -> No
     game = played(7, 60)
     record = store.add_game(player, game)
     good = store.export_game(player, record.id)
-    first = transfer.export_game(played(8, 20), finished=True)
+    first = transfer.export_game(played(8, 20), True)
     caught = indistinguishable = 0
     for ply, original in enumerate(game.actions):
         for direction in Direction:
@@ -139,6 +141,8 @@ def test_one_changed_action_refuses_the_file_naming_the_game(store: Store) -> No
         ({"format": "other"}, "format"),
         ({"actions": ["sideways"]}, "sideways"),
         ({"extra": 1}, "unknown"),
+        ({"status": "over"}, "status must be one of playing, ended, abandoned"),
+        ({"status": "ended"}, "status ended but finished false"),
         ({"start_score": 5}, "start_score"),
     ],
 )
@@ -153,7 +157,7 @@ def test_a_malformed_game_is_refused(store: Store, change: dict, message: str) -
 def test_an_over_game_recorded_unfinished_is_refused() -> None:
     game = played(11, 10_000)
     assert game.over
-    file = transfer.export_game(game, finished=False)
+    file = transfer.export_game(game, False)
     with pytest.raises(ImportRefusedError, match="unfinished"):
         transfer.read_file(file)
 
@@ -167,8 +171,8 @@ def test_not_a_file_is_refused() -> None:
 def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None:
     player = store.local_player().id
     game = played(12, 50, START, 300)
-    file = transfer.export_game(game, finished=True)
-    del file["board"]
+    file = transfer.export_game(game, True)
+    del file["board"], file["status"]
     assert set(file) == {
         "format", "seed", "variant", "start_board", "start_score", "actions", "score", "moves",
         "max_tile", "finished",
@@ -180,3 +184,16 @@ def test_a_file_in_the_issues_format_without_board_imports(store: Store) -> None
     # Without the board the other fields are still checked.
     with pytest.raises(ImportRefusedError, match="score"):
         transfer.read_file(file | {"score": game.score + 4})
+
+
+def test_a_status_the_replay_contradicts_is_refused() -> None:
+    left, over = played(13, 20), played(14, 10_000)
+    assert not left.over and not left.won and over.over
+    assert transfer.export_game(left, True)["status"] == "abandoned"
+    assert transfer.export_game(left, False)["status"] == "playing"
+    assert transfer.export_game(over, True)["status"] == "ended"
+    for game, claimed in ((left, "ended"), (over, "abandoned")):
+        file = transfer.export_game(game, True) | {"status": claimed}
+        with pytest.raises(ImportRefusedError, match=f"the file says the game was {claimed}, its replay"):
+            transfer.read_file(file)
+    assert [i.game.board for i in transfer.read_file(transfer.export_game(left, True))] == [left.board]

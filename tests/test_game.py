@@ -290,18 +290,25 @@ def test_a_prepared_game_keeps_its_start_and_replays_from_it():
 
 def test_saved_games_of_earlier_versions_still_load():
     game = Game.replay(7, ["up", "left", "left", "down"])
-    for version in (1, 2, 3):
+    for version in (1, 2, 3, 4):
         data = game.to_dict()
         data["version"] = version
-        # Before version 4 every game was a SplitMix64 game, and said nothing of it.
-        del data["spawns"]
+        # Before version 5 every game was a 4x4 game, and before version 4 a SplitMix64 game, and
+        # said nothing of either.
+        del data["size"]
+        if version < 4:
+            del data["spawns"]
         if version == 1:
             del data["variant"]
         assert Game.from_dict(data).to_dict() == game.to_dict()
     data = Game.from_board(game.board, seed=1).to_dict()
     data["version"] = 2
-    del data["spawns"]
+    del data["spawns"], data["size"]
     with pytest.raises(ValueError, match="start"):
+        Game.from_dict(data)
+    data = game.to_dict()
+    data["version"] = 4
+    with pytest.raises(ValueError, match="size is a field of version 5"):
         Game.from_dict(data)
 
 

@@ -151,6 +151,47 @@ def test_assisted_counts_move_with_hints_auto_play_and_undo(store: Store) -> Non
     assert store.get_game(player, record.id).revision == record.revision
 
 
+def test_auto_plays_hint_counts_as_the_move_it_plays_never_as_a_hint(store: Store) -> None:
+    player = store.web_player("auto").id
+    record = store.new_game(player, seed=5)
+    store.note_hint(player, record.id, record.revision)  # the player's own hint, then auto-play
+    for _ in range(3):
+        store.note_hint(player, record.id, record.revision, auto=True)
+        store.note_hint(player, record.id, record.revision, auto=True)  # asked again: counted once
+        record = store.move(player, record.id, record.board.legal_moves()[0], auto=True).game
+    # An auto-played move whose hint was not asked through the store (the terminal's) counts too.
+    record = store.move(player, record.id, record.board.legal_moves()[0], auto=True).game
+    summary = store.games(player)[0]
+    assert (summary.hints, summary.auto_moves, summary.undos, summary.assisted) == (1, 4, 0, True)
+
+
+def test_migration_11_makes_the_double_counted_hints_of_browser_games_unknown(
+    location: Path | str, raw_sql
+) -> None:
+    with open_store(location) as store:
+        web, terminal = store.web_player("page").id, store.local_player().id
+        ids = {}
+        for name, player, auto in (("web auto", web, 1), ("web hints", web, 0), ("terminal", terminal, 1)):
+            record = store.new_game(player, seed=len(ids) + 1)
+            store.move(player, record.id, record.board.legal_moves()[0], auto=bool(auto))
+            ids[name] = record.id
+    # As the version before counted: the page's auto-play counted each move as a hint too.
+    raw_sql("UPDATE games SET hints = 3 + auto_moves")
+    raw_sql("ALTER TABLE games DROP COLUMN auto_hint_revision")
+    if isinstance(location, Path):
+        raw_sql("PRAGMA user_version = 10")
+    else:
+        raw_sql("UPDATE twenty48_schema SET version = 10")
+    with open_store(location) as store:
+        counts = {
+            name: next((g.hints, g.auto_moves, g.assisted) for g in store.games(p) if g.id == ids[name])
+            for name, p in (("web auto", web), ("web hints", web), ("terminal", terminal))
+        }
+    # hints - auto_moves is not certain (a hint asked where auto-play then asked again was counted
+    # once): unknown; the game stays assisted. The other games' counts were right.
+    assert counts == {"web auto": (None, 1, True), "web hints": (3, 0, True), "terminal": (4, 1, True)}
+
+
 def test_a_reused_unplayed_game_keeps_nothing_of_the_game_it_replaces(store: Store, raw_sql) -> None:
     player = store.local_player().id
     first = store.new_game(player, seed=1)

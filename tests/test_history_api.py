@@ -86,15 +86,38 @@ def test_list_summaries_stats_and_assisted_counts(client: TestClient) -> None:
     client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 10})
     games = client.get("/api/games", params={"sort": "score", "finished": "true"}).json()["games"]
     assert len(games) == 1 and games[0]["auto_moves"] == 5 and games[0]["assisted"] is True
+    # Left for a new game after 5 moves: finished, but abandoned, not ended.
+    assert (games[0]["finished"], games[0]["status"]) == (True, "abandoned")
     current = client.get("/api/games", params={"finished": "false"}).json()["games"][0]
-    assert (current["hints"], current["imported"]) == (1, False)
+    assert (current["hints"], current["imported"], current["status"]) == (1, False, "playing")
     assert client.get("/api/games", params={"sort": "moves"}).status_code == 422
     stats = client.get("/api/stats").json()
-    assert (stats["games"], stats["finished"], stats["assisted"]) == (2, 1, "include")
+    counts = ("games", "finished", "ended", "abandoned_games", "counted", "assisted", "abandoned")
+    assert [stats[k] for k in counts] == [2, 1, 0, 1, 0, "include", "exclude"]
+    assert (stats["reach"], stats["mean"], stats["recent"]) == ({}, None, [])
+    everything = client.get("/api/stats", params={"abandoned": "include"}).json()
+    assert (everything["counted"], everything["recent"], everything["abandoned"]) == (
+        1,
+        [games[0]["score"]],
+        "include",
+    )
     # Five moves make no 128: the smallest tile reported, with its rate 0.
-    assert stats["reach"] == {"128": 0.0} and stats["streak"] == {"current": 0, "best": 0}
-    assert client.get("/api/stats", params={"assisted": "exclude"}).json()["finished"] == 0
-    assert client.get("/api/stats", params={"assisted": "maybe"}).status_code == 422
+    assert everything["reach"] == {"128": 0.0} and everything["streak"] == {"current": 0, "best": 0}
+    unassisted = client.get("/api/stats", params={"assisted": "exclude", "abandoned": "include"}).json()
+    assert unassisted["finished"] == unassisted["counted"] == 0
+    for wrong in ({"assisted": "maybe"}, {"abandoned": "yes"}):
+        assert client.get("/api/stats", params=wrong).status_code == 422
+
+
+def test_auto_plays_hints_count_as_its_moves_not_as_hints(client: TestClient) -> None:
+    state = client.post("/api/games", json={"seed": 3}).json()
+    assert client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 10}).status_code == 200
+    for _ in range(4):
+        hint = client.post(f"/api/games/{state['id']}/hint", params={"time_ms": 10, "auto": "true"}).json()
+        body = {"direction": hint["best"], "revision": state["revision"], "auto": True}
+        state = client.post(f"/api/games/{state['id']}/move", json=body).json()["state"]
+    game = client.get("/api/games").json()["games"][0]
+    assert (game["hints"], game["auto_moves"], game["assisted"]) == (1, 4, True)
 
 
 def test_export_import_and_delete(client: TestClient) -> None:

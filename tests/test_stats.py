@@ -73,17 +73,45 @@ def test_stats_equal_a_direct_computation(store: Store) -> None:
         played.append(game)
         firsts.append(first)
     store.new_game(player)  # the previous ones are now all finished; this one is not
+    ended = [i for i, g in enumerate(played) if g.over or g.won]
+    assert 0 < len(ended) < len(played)
+    # By default over the games that ended; with abandoned=True over the abandoned ones too.
+    for abandoned, covered in ((False, ended), (True, range(len(played)))):
+        stats = store.stats(player, "classic", abandoned=abandoned)
+        want = direct([played[i] for i in covered], [firsts[i] for i in covered])
+        counts = (stats.games, stats.finished, stats.ended, stats.abandoned, stats.counted)
+        assert counts == (41, 40, len(ended), 40 - len(ended), len(covered))
+        assert stats.best == want["best"]
+        assert stats.mean == pytest.approx(want["mean"])
+        assert stats.median == want["median"]
+        assert stats.reach == pytest.approx(want["reach"])
+        assert {t: (r.median, r.best) for t, r in stats.first_reach.items()} == want["first"]
+        assert stats.win_rate == pytest.approx(want["win_rate"])
+        assert (stats.streak_current, stats.streak_best) == want["streak"]
+        assert list(stats.recent) == want["recent"]
+
+
+def test_a_game_ended_when_over_or_won_and_was_abandoned_when_left_before(store: Store) -> None:
+    player = store.local_player().id
+    over = Game.new(1)
+    while not over.over:
+        over.play(over.board.legal_moves()[0])
+    won = Game.from_board(BIG, seed=2)
+    won.play(Direction.LEFT)
+    left = Game.new(3)
+    left.play(left.board.legal_moves()[0])
+    assert over.over and won.won and not won.over and not left.over
+    ids = [store.add_game(player, game).id for game in (over, won, left)]
+    current = store.add_game(player, Game.from_board(BIG, seed=4))
+    store.move(player, current.id, Direction.LEFT)  # won, and still being played
+    statuses = {g.id: g.status for g in store.games(player)}
+    assert [statuses[i] for i in (*ids, current.id)] == ["ended", "ended", "abandoned", "playing"]
     stats = store.stats(player, "classic")
-    want = direct(played, firsts)
-    assert (stats.games, stats.finished) == (41, 40)
-    assert stats.best == want["best"]
-    assert stats.mean == pytest.approx(want["mean"])
-    assert stats.median == want["median"]
-    assert stats.reach == pytest.approx(want["reach"])
-    assert {t: (r.median, r.best) for t, r in stats.first_reach.items()} == want["first"]
-    assert stats.win_rate == pytest.approx(want["win_rate"])
-    assert (stats.streak_current, stats.streak_best) == want["streak"]
-    assert list(stats.recent) == want["recent"]
+    assert (stats.ended, stats.abandoned, stats.counted) == (2, 1, 2)
+    assert stats.mean == pytest.approx((over.score + won.score) / 2)
+    assert stats.win_rate == pytest.approx(1 / 2)
+    everything = store.stats(player, "classic", abandoned=True)
+    assert (everything.counted, everything.recent) == (3, (over.score, won.score, left.score))
 
 
 def test_exclude_keeps_only_games_known_unassisted(store: Store) -> None:
@@ -99,8 +127,8 @@ def test_exclude_keeps_only_games_known_unassisted(store: Store) -> None:
         undone = store.move(player, undone.id, undone.board.legal_moves()[0], revision=undone.revision).game
     store.undo(player, undone.id, revision=undone.revision)
     store.new_game(player, seed=4)
-    everything = store.stats(player, "classic")
-    unassisted = store.stats(player, "classic", assisted=False)
+    everything = store.stats(player, "classic", abandoned=True)
+    unassisted = store.stats(player, "classic", assisted=False, abandoned=True)
     assert everything.finished == 3
     assert unassisted.finished == 1
     assert unassisted.recent == (clean.score,)
@@ -122,7 +150,8 @@ def test_a_player_below_2048_sees_the_tiles_from_128_to_the_one_above_the_best(s
         board = Board.from_rows([[top, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
         store.add_game(player, Game.from_board(board))
     store.new_game(player)
-    stats = store.stats(player, "classic")
+    # Games left where they were prepared: abandoned, so counted on request.
+    stats = store.stats(player, "classic", abandoned=True)
     assert stats.reach == pytest.approx({128: 2 / 3, 256: 1 / 3, 512: 0.0})
     assert list(stats.first_reach) == [128, 256, 512]
     assert (stats.first_reach[256].median, stats.first_reach[512].median) == (0, None)
@@ -139,7 +168,7 @@ def test_streak_breaks_on_a_game_below_2048(store: Store) -> None:
             game.play(Direction.LEFT)
         store.add_game(player, game)
     store.new_game(player)
-    stats = store.stats(player, "classic")
+    stats = store.stats(player, "classic", abandoned=True)
     assert (stats.streak_current, stats.streak_best) == (1, 2)
 
 
@@ -199,10 +228,10 @@ def test_a_statistic_reads_one_snapshot_while_another_process_writes(tmp_path: P
             writer.add_game(player, Game.from_board(BIG, seed=seed))
         backend = _WriterBetweenStatements(path, writer, player)
         with Store(backend) as reader:
-            seen = reader.stats(player, "classic")
+            seen = reader.stats(player, "classic", abandoned=True)
             assert backend.interleaved == 1
             # The game added after the read's first statement is in none of the figures: the totals
             # say 3 games, 2 finished (the newest is current), and so do the rest.
             assert (seen.games, seen.finished, len(seen.recent)) == (3, 2, 2)
-            after = reader.stats(player, "classic")
+            after = reader.stats(player, "classic", abandoned=True)
             assert (after.games, after.finished, len(after.recent)) == (4, 3, 3)

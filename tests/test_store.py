@@ -462,7 +462,7 @@ def write_schema_1_database(path: Path) -> tuple[Game, Game]:
     for game_id, game in enumerate(games, start=1):
         state = game.to_dict()
         state["version"] = 1
-        del state["variant"], state["actions"], state["spawns"]
+        del state["variant"], state["actions"], state["spawns"], state["size"]
         db.execute(
             "INSERT INTO games VALUES (?, 1, ?, ?, ?, ?, 0, 0, ?, 'then', 'then')",
             (game_id, game.moves, game.score, game.moves, game.board.max_tile, json.dumps(state)),

@@ -5,16 +5,19 @@ and the real solver at a fixed small depth (its answers are then reproducible)."
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
+import subprocess
+import sys
 import time
 
 import pytest
 
-from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.ai import best_move, rank_moves
 from twenty48.game import Game
 from twenty48.rules import Board, Direction
 from twenty48.store import Store
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui import GameScreen, SolverSettings, Twenty48App, game_screen
 from twenty48.tui.dialogs import ConfirmNewGame, DatabaseErrorDialog, GameOverDialog, WinDialog
 from twenty48.tui.solver import SolverAnswer
@@ -292,6 +295,21 @@ async def test_game_over_try_again(db):
         assert not screen_of(app).game.over and app.screen is screen_of(app)
 
 
+@pytest.mark.parametrize(
+    ("earlier", "said"), [(None, "A new best!"), (16, "The same as your best."), (20, "Best: 20.")]
+)
+async def test_only_a_score_above_the_best_before_is_a_new_best(db, earlier, said):
+    if earlier is not None:
+        with Store.open(db) as store:
+            store.add_game(store.local_player().id, Game.from_board(LOSING, seed=1, score=earlier))
+    app = make_app(db, game=Game.from_board(LOSING, seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("left")  # 8 + 8: game over at 16
+        dialog = app.screen
+        assert isinstance(dialog, GameOverDialog) and screen_of(app).game.score == 16
+        assert dialog.message.endswith(f"Final score: 16. {said}")
+
+
 # ---- terminal size --------------------------------------------------------------------------------
 
 
@@ -391,7 +409,7 @@ async def test_a_newer_or_foreign_database_is_named_and_never_started_fresh(db, 
         await pilot.press("f")  # not offered: nothing happens
         assert app.screen is dialog
         await pilot.press("enter")
-    assert app.return_code == 0
+    assert app.return_code == 1
     assert db.read_bytes() == before
     assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
@@ -430,13 +448,18 @@ async def test_a_busy_database_can_be_tried_again(db, monkeypatch):
     assert [p.name for p in db.parent.iterdir() if "damaged" in p.name] == []
 
 
-async def test_quitting_from_the_database_dialog(db):
+async def test_quitting_from_the_database_dialog_ends_with_status_1_and_says_why(db):
     db.mkdir()  # a directory where the file should be
     app = make_app(db)
+    said: list[object] = []
+    exit_app = app.exit
+    app.exit = lambda *args, **kwargs: said.append(kwargs.get("message")) or exit_app(*args, **kwargs)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, DatabaseErrorDialog)
         await pilot.press("q")
-    assert app.return_code == 0
+    # Nothing was played: a script sees the failure, the player the reason after the screen closes.
+    assert app.return_code == 1
+    assert str(said[0]).startswith(f"2048 play: error: {db}")
 
 
 # ---- hints and auto-play --------------------------------------------------------------------------
@@ -593,6 +616,45 @@ async def test_a_damaged_postgresql_database_is_never_offered_start_fresh(postgr
         await pilot.press("f")  # not offered: nothing happens
         assert app.screen is dialog
         await pilot.press("enter")
-    assert app.return_code == 0
+    assert app.return_code == 1
     with psycopg.connect(postgres_url) as conn:
         assert conn.execute("SELECT state FROM games WHERE id = %s", (game.id,)).fetchone() == ("not json",)
+
+
+async def test_the_hint_panel_says_the_solver_is_being_prepared_until_it_is_ready(db, monkeypatch):
+    import threading
+
+    import twenty48.ai
+
+    # As the first run after installing, when loading the solver means compiling it.
+    ready = threading.Event()
+    rank_moves = twenty48.ai.rank_moves
+    monkeypatch.setattr(twenty48.ai, "warm_up", lambda: ready.wait(30))
+    monkeypatch.setattr(twenty48.ai, "rank_moves", lambda *a, **k: ready.wait(30) and rank_moves(*a, **k))
+    app = make_app(db, seed=31)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        hint = screen.query_one(HintPanel)
+        await pilot.press("question_mark")
+        assert str(hint.render()).startswith("Preparing the solver… ") and not screen.solver_ready
+        # It counts the seconds while the player waits.
+        await wait_until(pilot, lambda: re.search(r"solver… [1-9]\d* s\n", str(hint.render())) is not None)
+        ready.set()
+        await wait_until(pilot, lambda: hint.ranking is not None)
+        assert screen.solver_ready and "Preparing" not in str(hint.render())
+
+
+def test_quitting_never_waits_for_the_solver_being_loaded(tmp_path):
+    # The first run's compile of the solver can take a minute; quitting meanwhile ends at once.
+    script = (
+        "import asyncio, threading, twenty48.ai\n"
+        "twenty48.ai.warm_up = lambda: threading.Event().wait(300)\n"
+        "from twenty48.tui import Twenty48App\n"
+        "async def main():\n"
+        f"    app = Twenty48App(db_path={str(tmp_path / 'g.sqlite3')!r}, palette='truecolor')\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.press('question_mark', 'q')\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -16,11 +16,11 @@ import time
 import pytest
 from rich.color import Color, ColorSystem
 
-from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.game import Game, NotWon
-from twenty48.palette import COLOUR_256, TRUE_COLOUR, tile_colours
+from twenty48.palette import COLOUR_256, PALETTES, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
+from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.widgets import MIN_HEIGHT, MIN_WIDTH, SIDE_WIDTH, board_geometry
 
@@ -34,8 +34,31 @@ def test_web_palette_colours_every_tile():
     assert tile_colours(0).background == "#cdc1b4"
     assert tile_colours(2048).background == "#edc22e"
     # Past 2048 every tile wears the web game's dark "super" colours, up to the largest possible tile.
-    assert tile_colours(MAX_TILE) == tile_colours(4096) == TRUE_COLOUR[4096]
-    assert {tile_colours(v) for v in TILES} == set(TRUE_COLOUR.values())
+    assert tile_colours(MAX_TILE).background == tile_colours(4096).background == TRUE_COLOUR[4096].background
+    assert {tile_colours(v).background for v in TILES} == {c.background for c in TRUE_COLOUR.values()}
+
+
+#: xterm's default RGB for the 16 named colours (its resources color0-color15: black, red3, green3,
+#: yellow3, blue2, magenta3, cyan3, gray90, gray50, red, green, yellow, #5c5cff, magenta, cyan,
+#: white). Every terminal picks its own; the 16-colour palette's contrast is measured on xterm's.
+XTERM_16 = {
+    "black": "#000000", "red": "#cd0000", "green": "#00cd00", "yellow": "#cdcd00",
+    "blue": "#0000ee", "magenta": "#cd00cd", "cyan": "#00cdcd", "white": "#e5e5e5",
+    "bright_black": "#7f7f7f", "bright_red": "#ff0000", "bright_green": "#00ff00",
+    "bright_yellow": "#ffff00", "bright_blue": "#5c5cff", "bright_magenta": "#ff00ff",
+    "bright_cyan": "#00ffff", "bright_white": "#ffffff",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+@pytest.mark.parametrize("value", TILES[1:])
+def test_every_tiles_digits_read_at_3_to_1_in_every_colour_mode(palette, value):
+    from test_web_palette import contrast
+
+    colours = tile_colours(value, palette)
+    background, text = (XTERM_16.get(c.removeprefix("ansi_"), c) for c in (colours.background, colours.text))
+    # WCAG 2's relative luminance; 3:1 is its floor for large text, which a tile's bold digits are.
+    assert contrast(background, text) >= 3, (palette, value, colours)
 
 
 def test_256_colour_palette_survives_the_downgrade_and_keeps_tiles_apart():
@@ -286,7 +309,7 @@ def test_play_refuses_a_bad_seed(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["play", "--seed", "banana"])
     assert exit_info.value.code == 2
-    assert "seed must be an integer" in capsys.readouterr().err
+    assert "a seed (or a ranked game's 64 hex digits) is written in decimal digits" in capsys.readouterr().err
 
 
 def test_play_without_a_terminal_says_so(capsys, tmp_path):
@@ -399,7 +422,7 @@ def test_16_colour_palette_keeps_every_value_apart_on_any_terminal():
     ],
 )
 def test_each_terminal_gets_its_palette(monkeypatch, environ, palette):
-    from twenty48.tui.app import detected_palette
+    from twenty48.tui.colours import detected_palette
 
     for name in ("COLORTERM", "TERM", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)

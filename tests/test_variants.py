@@ -140,7 +140,7 @@ def test_merge_games_replay_and_round_trip():
 def test_version_1_saves_load_as_classic():
     data = Game.replay(4, ["up", "left"]).to_dict()
     data["version"] = 1
-    del data["variant"], data["spawns"]
+    del data["variant"], data["spawns"], data["size"]
     game = Game.from_dict(data)
     assert game.variant is CLASSIC
     assert game.to_dict()["version"] == FORMAT_VERSION

@@ -31,6 +31,8 @@ from twenty48.web.guard import MAX_IMPORT_BODY
 from twenty48.web.imports import MAX_UPLOAD_PARTS, _parse, _TooManyGames
 from twenty48.web.limits import Limits
 
+pytestmark = pytest.mark.integration  # the real app over HTTP
+
 START = Board.from_rows([[512, 256, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from twenty48.palette import TRUE_COLOUR, rgb, tile_colours
+from twenty48.palette import HIGH_CONTRAST_DIGITS, TRUE_COLOUR, rgb, tile_colours
 from twenty48.rules import TILE_VALUES
 
 STYLESHEET = Path(__file__).parents[1] / "src" / "twenty48" / "web" / "static" / "style.css"
@@ -118,15 +118,15 @@ CLASSIC_TILES = sorted(v for v in TILE_VALUES if v <= _SUPER)
 SUPER_TILES = sorted(v for v in TILE_VALUES if v > _SUPER)
 
 
-def _luminance(colour: str) -> float:
+def luminance(colour: str) -> float:
     """WCAG 2's relative luminance of ``#rrggbb``."""
     channels = [c / 255 for c in rgb(colour)]
     r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def _contrast(a: str, b: str) -> float:
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 
 
@@ -148,7 +148,7 @@ def test_tile_backgrounds_up_to_4096_are_the_palettes(value: int) -> None:
 
 
 def test_tiles_past_4096_have_colours_of_their_own_where_the_palette_shares_one() -> None:
-    assert all(tile_colours(v) == TRUE_COLOUR[_SUPER] for v in SUPER_TILES)
+    assert all(tile_colours(v) == tile_colours(_SUPER) for v in SUPER_TILES)
     backgrounds = [_page_tiles()[v][0] for v in sorted(TILE_VALUES)]
     assert len(set(backgrounds)) == len(backgrounds)
 
@@ -161,7 +161,7 @@ def test_the_default_digits_are_the_originals(value: int) -> None:
 def test_past_4096_the_default_digits_stay_light() -> None:
     for value in SUPER_TILES:
         background, text = _page_tiles()[value]
-        assert _luminance(text) > _luminance(background) and _contrast(text, background) >= MIN_CONTRAST
+        assert luminance(text) > luminance(background) and contrast(text, background) >= MIN_CONTRAST
 
 
 def _high_contrast(value: int) -> tuple[str, str]:
@@ -171,20 +171,27 @@ def _high_contrast(value: int) -> tuple[str, str]:
 @pytest.mark.parametrize("value", sorted(TILE_VALUES))
 def test_high_contrast_tile_text_reads_at_4_5_to_1(value: int) -> None:
     background, text = _high_contrast(value)
-    assert _contrast(text, background) >= MIN_CONTRAST
+    assert contrast(text, background) >= MIN_CONTRAST
 
 
 @pytest.mark.parametrize("value", CLASSIC_TILES)
 def test_high_contrast_text_is_never_less_legible_than_the_palettes(value: int) -> None:
     # Only where the backgrounds are the same: past 4096 the page's own colours are not comparable.
     background, text = _high_contrast(value)
-    assert _contrast(text, background) >= _contrast(TRUE_COLOUR[value].text, background)
+    assert contrast(text, background) >= contrast(TRUE_COLOUR[value].text, background)
 
 
 @pytest.mark.parametrize("value", CLASSIC_TILES)
 def test_high_contrast_turns_dark_exactly_the_light_digits_on_orange_and_gold(value: int) -> None:
     # The palette's dark text (2 and 4) stays dark; its light text on orange and gold (8 to 2048)
     # turns dark for contrast; 4096's light text stays light.
-    palette_dark = _luminance(TRUE_COLOUR[value].text) < _luminance(TRUE_COLOUR[value].background)
+    palette_dark = luminance(TRUE_COLOUR[value].text) < luminance(TRUE_COLOUR[value].background)
     background, text = _high_contrast(value)
-    assert (_luminance(text) < _luminance(background)) == (palette_dark or 8 <= value <= 2048)
+    assert (luminance(text) < luminance(background)) == (palette_dark or 8 <= value <= 2048)
+
+
+@pytest.mark.parametrize("value", CLASSIC_TILES)
+def test_the_terminal_draws_the_digits_of_the_pages_high_contrast_tiles(value: int) -> None:
+    assert HIGH_CONTRAST_DIGITS[value] == _page_colours()[2][value]
+    colours = tile_colours(value, "truecolor")
+    assert (colours.background, colours.text) == (TRUE_COLOUR[value].background, HIGH_CONTRAST_DIGITS[value])

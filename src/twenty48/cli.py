@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from twenty48 import __version__
+from twenty48.commands.messages import cut
 
 #: Subcommand name -> module in ``twenty48.commands`` exposing ``HELP``, ``add_arguments(parser)``
 #: and ``run(args) -> int``.
@@ -35,7 +36,7 @@ class _Parser(argparse.ArgumentParser):
     block argparse prints above them buries the one line that matters."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+        self.exit(2, f"{self.prog}: error: {cut(message)} (see `{self.prog} --help`)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

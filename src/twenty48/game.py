@@ -5,7 +5,8 @@ undo history of at most 20 positions and the log of the legal moves that led
 to the current position. Spawns come from ``twenty48.spawns``, indexed by the
 position in the line of play, so ``Game.replay(seed, actions)`` rebuilds a
 game exactly and undo followed by the same move brings back the same tile.
-The rule policy (classic or "Merge 2048") is a ``twenty48.variants.Variant``.
+The rule policy (classic or "Merge 2048") is a ``twenty48.variants.Variant``; the board's size
+(``twenty48.rules.BoardSize``, 4x4 unless told) is the board's own, and sets the win tile.
 
 An action the game refuses raises a subclass of ``IllegalAction`` (a ``ValueError``) and changes
 nothing; every front end and the store react to these types instead of checking the conditions
@@ -30,7 +31,7 @@ from typing import Any
 
 from twenty48 import saved, spawns
 from twenty48.actions import Action, TileMove, make_action, parse_action
-from twenty48.rules import WINNING_TILE, Board, Direction
+from twenty48.rules import DEFAULT_SIZE, Board, BoardSize, Direction, SizeLike
 from twenty48.saved import FORMAT_VERSION, UNDO_LIMIT, Snapshot, Start
 from twenty48.variants import CLASSIC, VARIANTS, Variant, get_variant
 
@@ -98,7 +99,7 @@ class Turn:
     merges: tuple[int, ...]
     #: (cell, value) of the tile that appeared after the move; None for an illegal move.
     spawn: tuple[int, int] | None
-    #: This move's merge created the first 2048 of the game.
+    #: This move's merge created the game's first win tile (2048 on the 4x4).
     won_now: bool
     #: The game is over after this move.
     over: bool
@@ -119,6 +120,7 @@ class Game:
         "_start",
         "_undo",
         "_variant",
+        "_win_tile",
         "_won",
     )
 
@@ -140,31 +142,40 @@ class Game:
         if not isinstance(board, Board):
             raise ValueError(f"board must be a Board, got {type(board).__name__}")
         self._board = board
+        size = board.size
+        self._win_tile = size.win_tile
         self._score = saved.check_score(score, "score")
         if start is not None and not isinstance(start, Start):
             raise ValueError(f"start must be a Start or None, got {type(start).__name__}")
+        if start is not None and start.board.size != size:
+            raise ValueError(f"the start board is {start.board.size} but the board is {size}")
         self._start = start
         self._won = won
         self._keep_playing = keep_playing
         if keep_playing and not won:
             raise ValueError("keep_playing is only possible after a win")
-        self._actions = [parse_action(a) for a in actions]
+        self._actions = [parse_action(a, size) for a in actions]
         if not self._variant.tile_moves and any(isinstance(a, TileMove) for a in self._actions):
             raise NoTileMoves.of(self._variant)
         self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
         if len(self._undo) > len(self._actions):
             raise ValueError("the undo history is longer than the list of moves")
+        if any(snapshot.board.size != size for snapshot in self._undo):
+            raise ValueError(f"the undo history holds a board of another size than the board's {size}")
         self._over = board.is_over()
 
     # ---- construction -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: spawns.Seed | None = None, variant: Variant | str = CLASSIC) -> Game:
-        """A new game: two starting tiles on distinct cells, drawn from ``seed`` (a random SplitMix64
+    def new(
+        cls, seed: spawns.Seed | None = None, variant: Variant | str = CLASSIC, size: SizeLike = DEFAULT_SIZE
+    ) -> Game:
+        """A new game on an empty board of ``size`` (4x4 unless told; ``(3, 4)``, ``"3x4"`` or a
+        ``BoardSize``): two starting tiles on distinct cells, drawn from ``seed`` (a random SplitMix64
         seed if None; ``bytes`` are the key of the keyed scheme, see ``twenty48.spawns``)."""
         seed = spawns.random_seed() if seed is None else spawns.check_seed(seed)
         rules = get_variant(variant)
-        board = Board.empty()
+        board = Board.empty(size)
         for index in range(spawns.STARTING_TILES):
             board = board.with_tile(*rules.spawn(seed, index, board))
         return cls(seed=seed, board=board, variant=rules)
@@ -188,16 +199,20 @@ class Game:
         actions: Iterable[Action | str],
         variant: Variant | str = CLASSIC,
         start: Start | None = None,
+        size: SizeLike | None = None,
     ) -> Game:
         """Replay a game from its seed and moves (``"left"``, or ``"left@5"`` for a single-tile
         move); illegal moves are no-ops, as in play. ``start`` is the prepared position of a game
-        that did not begin from its seed (``Game.start``); None for one that did."""
+        that did not begin from its seed (``Game.start``); None for one that did. ``size`` is the
+        board's (4x4 when neither it nor ``start`` says; a ``start`` board has its own)."""
         if start is None:
-            game = cls.new(seed, variant)
+            game = cls.new(seed, variant, DEFAULT_SIZE if size is None else size)
         else:
+            if size is not None and BoardSize.of(size) != start.board.size:
+                raise ValueError(f"the start board is {start.board.size}, not {BoardSize.of(size)}")
             game = cls.from_board(start.board, seed, start.score, variant)
         for action in actions:
-            game.play(parse_action(action))
+            game.play(parse_action(action, game.size))
         return game
 
     # ---- state --------------------------------------------------------------------------
@@ -227,6 +242,16 @@ class Game:
         return self._board
 
     @property
+    def size(self) -> BoardSize:
+        """The board's size (``str(game.size) == "4x4"``)."""
+        return self._board.size
+
+    @property
+    def win_tile(self) -> int:
+        """The tile whose first creation wins: 2048 on boards of 16 cells or more (``BoardSize.win_tile``)."""
+        return self._win_tile
+
+    @property
     def score(self) -> int:
         return self._score
 
@@ -243,7 +268,7 @@ class Game:
 
     @property
     def won(self) -> bool:
-        """A merge created 2048 in this game."""
+        """A merge created the win tile (2048 on the 4x4) in this game."""
         return self._won
 
     @property
@@ -265,7 +290,7 @@ class Game:
     def move(self, direction: Direction | str, cell: int | None = None) -> Turn:
         """Play a direction; with ``cell`` (Merge 2048 only) move just the tile on that cell.
         An illegal move (including any move once the game is over) changes nothing."""
-        return self.play(make_action(direction, cell))
+        return self.play(make_action(direction, cell, self._board.size))
 
     def play(self, action: Action) -> Turn:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""
@@ -295,7 +320,7 @@ class Game:
         self._board = result.board.with_tile(*spawn)
         self._score += result.score
         self._actions.append(action)
-        won_now = not self._won and any(result.board.cells[m] == WINNING_TILE for m in result.merges)
+        won_now = not self._won and any(result.board.cells[m] == self._win_tile for m in result.merges)
         if won_now:
             self._won = True
         elif self._won:
@@ -347,6 +372,7 @@ class Game:
         state: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "variant": self._variant.name,
+            "size": str(self._board.size),
             "spawns": self.spawns,
             "seed": spawns.seed_json(self._seed),
             "board": saved.encode_board(self._board),
@@ -380,6 +406,6 @@ class Game:
         # A key is shown by its scheme only: a game's repr lands in logs.
         seed = self._seed if isinstance(self._seed, int) else spawns.KEYED
         return (
-            f"Game(seed={seed}, score={self._score}, moves={self.moves}, "
+            f"Game(seed={seed}, size={self._board.size}, score={self._score}, moves={self.moves}, "
             f"won={self._won}, over={self._over}, board={self._board.cells})"
         )

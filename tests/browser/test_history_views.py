@@ -281,6 +281,9 @@ def test_history_pages_and_shows_assisted_counts(pages: Pages, live_server: Live
     page.reload()  # still at #/history
     loaded(page, "/api/games")
     assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(7)") == "2 undos"
+    # What became of each game: the one being played, and those left for a new game after a move.
+    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(6)") == "Playing"
+    assert page.text_content(f"#views tr[data-game='{first[0]}'] td:nth-child(6)") == "Abandoned"
 
 
 def test_auto_play_moves_say_so(pages: Pages, live_server: LiveServer) -> None:
@@ -301,8 +304,9 @@ def test_auto_play_moves_say_so(pages: Pages, live_server: LiveServer) -> None:
     page.wait_for_timeout(300)
     assert all(body.get("auto") is True for body in bodies[:2])
     assert "auto" not in bodies[-1]
-    auto_moves = page.request.get("/api/games?limit=1").json()["games"][0]["auto_moves"]
-    assert auto_moves >= 2
+    game = page.request.get("/api/games?limit=1").json()["games"][0]
+    # Auto-play's hints count as its moves, not as hints the player asked for.
+    assert game["auto_moves"] >= 2 and game["hints"] == 0
 
 
 def test_export_and_import(pages: Pages, live_server: LiveServer, tmp_path: Path) -> None:
@@ -349,12 +353,18 @@ def test_statistics_charts_have_tables(pages: Pages, live_server: LiveServer, sc
     won = Game(seed=1, board=Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]))
     won.move("left")
     live_server.store.add_game(me, won)
-    live_server.store.new_game(me)  # the games above are finished now
+    left = Game.new(seed=5)
+    left.move(left.board.legal_moves()[0])
+    live_server.store.add_game(me, left)
+    live_server.store.new_game(me)  # the games above are finished now; the last one abandoned
     page.click("#stats")
     loaded(page, "assisted=include")
     stats = page.request.get("/api/stats?variant=classic").json()
+    assert (stats["ended"], stats["abandoned_games"], stats["counted"]) == (4, 1, 4)
     assert page.text_content("[data-figure=games] dd") == str(stats["games"])
-    assert page.text_content("[data-figure=finishedGames] dd") == str(stats["finished"])
+    assert page.text_content("[data-figure=endedGames] dd") == "4"
+    assert page.text_content("[data-figure=abandonedGames] dd") == "1"
+    assert "counted apart" in page.text_content("#views .count-rule")
     reach = page.locator("figure.bars")
     assert reach.locator("rect.bar").count() == len(stats["reach"]) >= 1
     assert reach.locator("tbody th").all_text_contents() == sorted(stats["reach"], key=int)
@@ -364,6 +374,9 @@ def test_statistics_charts_have_tables(pages: Pages, live_server: LiveServer, sc
     fill = page.eval_on_selector("rect.bar", "r => getComputedStyle(r).fill")
     text = page.eval_on_selector(".chart .tick", "t => getComputedStyle(t).fill")
     assert fill != text
+    page.check("[data-part=abandoned-include]")
+    loaded(page, "abandoned=include")
+    assert page.locator("figure.line tbody tr").count() == 5
     page.check("[data-part=assisted-exclude]")
     loaded(page, "assisted=exclude")
     ARTIFACTS.mkdir(exist_ok=True)

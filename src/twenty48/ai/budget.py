@@ -6,7 +6,7 @@ or a different depth under the same setting bumps ``solver.SOLVER_VERSION``."""
 
 from __future__ import annotations
 
-from twenty48.rules import Board
+from twenty48.rules import DEFAULT_SIZE, Board
 
 #: Deepest search a time or node budget may reach. Only a board with one or two empty cells gets
 #: near it: a spawn there keeps most of its probability, so the cut-off prunes little, but each
@@ -27,6 +27,11 @@ NODE_BUDGET = 2_000_000
 LATE_GAME_TILE = 8192
 LATE_NODE_BUDGET = 1_000_000
 CROWDED = 3
+#: Boards of other sizes than the 4x4 search over the engine for every size (``grid_search``), whose
+#: chance nodes cost 6 to 40 times a bitboard node (more on bigger boards: more children, longer
+#: lines): they get this fraction of the 4x4's budgets. Less would stop the opening of a 5x5 or 6x6
+#: at depth 2, where depth 3 costs about 20,000 nodes but the estimate from depth 2 says 120,000.
+GRID_BUDGET_SHARE = 8
 
 
 def default_depth(board: Board) -> int:
@@ -44,7 +49,10 @@ def depth_rule(board: Board) -> int:
 
 def node_budget(board: Board) -> int:
     """The chance nodes the default setting may expand on ``board``: more in the late game, and
-    most on a crowded board, where one weak move loses the game."""
+    most on a crowded board, where one weak move loses the game; a ``GRID_BUDGET_SHARE``th of it
+    on a board of another size than the 4x4."""
     if board.max_tile < LATE_GAME_TILE:
-        return NODE_BUDGET
-    return LATE_NODE_BUDGET << max(0, CROWDED - len(board.empty_cells()))
+        budget = NODE_BUDGET
+    else:
+        budget = LATE_NODE_BUDGET << max(0, CROWDED - len(board.empty_cells()))
+    return budget if board.size == DEFAULT_SIZE else budget // GRID_BUDGET_SHARE

@@ -1,9 +1,10 @@
 """The static evaluation the search scores its leaves with, precomputed for every row.
 
-A board's value is the sum of a per-line value over its four rows and its four columns, so
-the whole evaluation is one table of 65536 entries (every 16-bit row of four 4-bit tile
-exponents) and eight lookups per leaf. A line is worth more when it has empty cells and
-equal neighbours ready to merge, and less when it is not monotonic or holds big tiles
+A board's value is the sum of a per-line value (``grid_search.line_value``, for a line of any
+length) over its rows and its columns. On the 4x4 the whole evaluation is one table of 65536
+entries (every 16-bit row of four 4-bit tile exponents) and eight lookups per leaf; boards of other
+sizes compute their lines' values as the search needs them. A line is worth more when it has empty
+cells and equal neighbours ready to merge, and less when it is not monotonic or holds big tiles
 (which pushes the search to keep few, ordered big tiles).
 
 The features and weights are nneonneo/2048-ai's; its per-line bonus of 200000 appears here
@@ -14,10 +15,13 @@ depth 3 stayed within the noise of these (docs/solver.md, "Heuristic")."""
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+
+from twenty48.ai import grid_search
 
 ROWS = 1 << 16
 
@@ -44,17 +48,30 @@ class Heuristic:
     sum_weight: float = 11.0
 
     def table(self) -> np.ndarray:
-        """The value of every row, indexed by its 16 bits (leftmost cell in the low nibble)."""
+        """The value of every row of the 4x4, indexed by its 16 bits (leftmost cell in the low nibble)."""
         out = np.empty(ROWS, dtype=np.float64)
-        _fill(out, self._weights())
+        _fill(out, self.grid_weights())
         return out
 
-    def line_value(self, ranks: tuple[int, int, int, int]) -> float:
-        """One line's value from its four tile exponents (0 = empty), in line order."""
-        return float(_line(ranks[0], ranks[1], ranks[2], ranks[3], self._weights()))
+    def line_value(self, ranks: Sequence[int]) -> float:
+        """One line's value from its tile exponents (0 = empty), in line order; a line of any length."""
+        line = np.array(ranks, dtype=np.uint8)
+        return float(grid_search.line_value(line, 0, 1, len(line), self.grid_weights()))
 
-    def _weights(self) -> np.ndarray:
-        return np.array(astuple(self)[1:], dtype=np.float64)
+    def grid_weights(self) -> np.ndarray:
+        """The weights as ``grid_search.line_value`` reads them: the four weights, then ``rank **
+        sum_power`` and ``rank ** monotonicity_power`` for every exponent."""
+        out = np.zeros(grid_search.WEIGHTS, dtype=np.float64)
+        out[grid_search.EMPTY_W] = self.empty_weight
+        out[grid_search.MERGE_W] = self.merge_weight
+        out[grid_search.MONOTONICITY_W] = self.monotonicity_weight
+        out[grid_search.SUM_W] = self.sum_weight
+        _powers(self.sum_power, out[grid_search.SUM_POWERS : grid_search.SUM_POWERS + grid_search.RANKS])
+        _powers(
+            self.monotonicity_power,
+            out[grid_search.MONOTONICITY_POWERS : grid_search.MONOTONICITY_POWERS + grid_search.RANKS],
+        )
+        return out
 
 
 #: The weights the solver uses unless told otherwise.
@@ -62,40 +79,16 @@ DEFAULT = Heuristic()
 
 
 @njit(cache=True)
-def _line(r0: int, r1: int, r2: int, r3: int, w: np.ndarray) -> float:
-    empty_w, merge_w, mono_pow, mono_w, sum_pow, sum_w = w[0], w[1], w[2], w[3], w[4], w[5]
-    ranks = (r0, r1, r2, r3)
-    empty = 0
-    merges = 0
-    run = 0
-    previous = 0
-    total = 0.0
-    for rank in ranks:
-        if rank == 0:
-            empty += 1
-            continue
-        total += float(rank) ** sum_pow
-        if rank == previous:
-            run += 1
-        elif run > 0:
-            merges += 1 + run
-            run = 0
-        previous = rank
-    if run > 0:
-        merges += 1 + run
-    increase = 0.0
-    decrease = 0.0
-    for i in range(1, 4):
-        a = float(ranks[i - 1]) ** mono_pow
-        b = float(ranks[i]) ** mono_pow
-        if ranks[i - 1] > ranks[i]:
-            decrease += a - b
-        else:
-            increase += b - a
-    return empty_w * empty + merge_w * merges - mono_w * min(increase, decrease) - sum_w * total
+def _fill(out: np.ndarray, w: np.ndarray) -> None:
+    line = np.zeros(4, dtype=np.uint8)
+    for row in range(ROWS):
+        for i in range(4):
+            line[i] = (row >> (4 * i)) & 0xF
+        out[row] = grid_search.line_value(line, 0, 1, 4, w)
 
 
 @njit(cache=True)
-def _fill(out: np.ndarray, w: np.ndarray) -> None:
-    for row in range(ROWS):
-        out[row] = _line(row & 0xF, (row >> 4) & 0xF, (row >> 8) & 0xF, (row >> 12) & 0xF, w)
+def _powers(power: float, out: np.ndarray) -> None:
+    # The rank is 0 for an empty cell, whose power no line adds to its sum.
+    for rank in range(out.shape[0]):
+        out[rank] = float(rank) ** power

@@ -1,7 +1,7 @@
 """Whole games played by the solver, and the statistics ``2048 bench`` reports over them.
 
 Games go through ``Game``, exactly as a person's would (seeded spawns, keep going after
-2048 until no move is left), so game ``seed`` always replays to the same result.
+the win tile until no move is left), so game ``seed`` of a size always replays to the same result.
 """
 
 from __future__ import annotations
@@ -17,11 +17,22 @@ from typing import Any
 from twenty48.ai.heuristic import Heuristic
 from twenty48.ai.solver import analyse
 from twenty48.game import Game
+from twenty48.rules import DEFAULT_SIZE, BoardSize
 
-#: Tiles whose reach rate is reported.
+#: Tiles whose reach rate is reported on the 4x4.
 REACH_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
 #: The standard normal quantile of a two-sided 95 % interval.
 Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+
+def reach_tiles(size: BoardSize) -> tuple[int, ...]:
+    """The tiles whose reach rate is reported on a board of ``size``: the 4x4's from 2048 to 65536;
+    on other sizes from a quarter of the win tile up, six of them at most, none above the largest
+    tile the board holds."""
+    if size == DEFAULT_SIZE:
+        return REACH_TILES
+    tiles = ((size.win_tile // 4) << k for k in range(6))
+    return tuple(t for t in tiles if t <= size.max_tile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +58,11 @@ def play_game(
     heuristic: Heuristic | None = None,
     max_moves: int | None = None,
     nodes: int | None = None,
+    size: BoardSize = DEFAULT_SIZE,
 ) -> PlayedGame:
-    """Play ``Game.new(seed)`` with the solver's best move at every turn until the game is over
-    (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
-    game = Game.new(seed)
+    """Play ``Game.new(seed, size=size)`` with the solver's best move at every turn until the game is
+    over (or ``max_moves`` moves are made). ``heuristic`` replaces the default weights, for tuning."""
+    game = Game.new(seed, size=size)
     move_ms = []
     start = time.perf_counter()
     while not game.over and (max_moves is None or game.moves < max_moves):
@@ -97,17 +109,17 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     return low, high
 
 
-def summarize(games: Sequence[PlayedGame]) -> dict[str, Any]:
-    """The benchmark's figures over finished games (all zero when there are none). Each tile's
-    reach carries the games that reached it and its 95 % interval; the move times are the median
-    game's (its own median and 99th percentile)."""
+def summarize(games: Sequence[PlayedGame], size: BoardSize = DEFAULT_SIZE) -> dict[str, Any]:
+    """The benchmark's figures over finished games on boards of ``size`` (all zero when there are
+    none). Each tile's reach (``reach_tiles``) carries the games that reached it and its 95 %
+    interval; the move times are the median game's (its own median and 99th percentile)."""
     n = len(games)
     scores = [r.score for r in games]
     moves = sum(r.moves for r in games)
     seconds = sum(r.seconds for r in games)
     tiles = Counter(r.max_tile for r in games)
     reach = {}
-    for tile in REACH_TILES:
+    for tile in reach_tiles(size):
         reached = sum(r.max_tile >= tile for r in games)
         low, high = wilson_interval(reached, n)
         reach[str(tile)] = {
@@ -117,6 +129,7 @@ def summarize(games: Sequence[PlayedGame]) -> dict[str, Any]:
             "games": reached,
         }
     return {
+        "size": str(size),
         "games": n,
         "avg_score": round(statistics.fmean(scores), 1) if n else 0.0,
         "median_score": statistics.median(scores) if n else 0,

@@ -1,6 +1,7 @@
 """What every search in the process draws from, made once and kept: the thread pool its root
 moves spread over (each at the priority of the thread that asked), the pool of transposition
-tables (one per root move while it is searched) and each heuristic's value table.
+tables (one per root move while it is searched) and each heuristic's value table (or weights, for
+boards of other sizes than the 4x4).
 
 Any number of threads may search at once: a table is handed to one search at a time and comes
 back when it ends. ``solver.warm_up`` fills these pools before the first real search."""
@@ -68,6 +69,12 @@ _NO_TABLE = np.zeros(0, dtype=search.ENTRY)
 @functools.lru_cache(maxsize=8)
 def heuristic_table(heuristic: Heuristic) -> np.ndarray:
     return heuristic.table()
+
+
+@functools.lru_cache(maxsize=8)
+def grid_weights(heuristic: Heuristic) -> np.ndarray:
+    """The weights the search of boards other than the 4x4 reads (``Heuristic.grid_weights``)."""
+    return heuristic.grid_weights()
 
 
 @contextmanager

@@ -3,8 +3,10 @@ the game finishes, so that a long measurement survives a crash and can be resume
 
 A line holds the game (``seed``, ``score``, ``max_tile``, ``moves``, ``seconds``, the game's own
 ``ms_per_move_p50`` and ``ms_per_move_p99``) and the setting it was played at (``depth``,
-``time_ms``, ``nodes``, and ``solver``: ``SOLVER_VERSION``). Every line of a file has the same
-setting. A line counts once its newline is written: a last line without one was cut off while
+``time_ms``, ``nodes``, ``solver``: ``SOLVER_VERSION``, the board's ``size`` and ``max_moves``, the
+moves after which a game stops, or None). Every line of a file has the same setting; a line written
+before sizes and move caps were part of it, without ``size`` or ``max_moves``, is a 4x4 game played
+to its end. A line counts once its newline is written: a last line without one was cut off while
 being written and is left out.
 """
 
@@ -20,13 +22,15 @@ from typing import Any
 from twenty48.ai.play import PlayedGame
 from twenty48.ai.solver import SOLVER_VERSION
 from twenty48.checks import is_int, is_real
-from twenty48.rules import MAX_TILE
+from twenty48.rules import DEFAULT_SIZE, BoardSize
 from twenty48.spawns import SEED_LIMIT
 
 #: The fields of a game in a line, in the order written.
 GAME_FIELDS = tuple(field.name for field in dataclasses.fields(PlayedGame))
 #: The fields of the setting in a line.
-SETTING_FIELDS = ("depth", "time_ms", "nodes", "solver")
+SETTING_FIELDS = ("depth", "time_ms", "nodes", "solver", "size", "max_moves")
+#: What a line without them (written before they existed) was played at.
+_OLDER_SETTING = {"size": str(DEFAULT_SIZE), "max_moves": None}
 
 
 class ResultsError(ValueError):
@@ -44,13 +48,21 @@ class Results:
     size: int
 
 
-def setting_of(depth: int | None, time_ms: int | None, nodes: int | None) -> dict[str, Any]:
+def setting_of(
+    depth: int | None,
+    time_ms: int | None,
+    nodes: int | None,
+    size: BoardSize = DEFAULT_SIZE,
+    max_moves: int | None = None,
+) -> dict[str, Any]:
     """The setting a run plays at, as its lines and its summary name it."""
     return {
         "depth": depth if depth else ("adaptive" if not (time_ms or nodes) else None),
         "time_ms": time_ms,
         "nodes": nodes,
         "solver": SOLVER_VERSION,
+        "size": str(size),
+        "max_moves": max_moves,
     }
 
 
@@ -64,6 +76,10 @@ def describe(setting: dict[str, Any]) -> str:
         words = f"{setting['nodes']:,} nodes per move"
     else:
         words = f"{setting['time_ms']} ms per move"
+    if setting["size"] != str(DEFAULT_SIZE):
+        words += f" on {setting['size']}"
+    if setting["max_moves"]:
+        words += f", games stopped at {setting['max_moves']:,} moves"
     return f"{words} (solver version {setting['solver']})"
 
 
@@ -108,14 +124,20 @@ def read(path: Path) -> Results:
 
 
 def _parse(record: object, where: str) -> tuple[PlayedGame, dict[str, Any]]:
+    if isinstance(record, dict) and not set(_OLDER_SETTING) & set(record):
+        record = record | _OLDER_SETTING
     if not isinstance(record, dict) or set(record) != {*GAME_FIELDS, *SETTING_FIELDS}:
         fields = ", ".join(GAME_FIELDS + SETTING_FIELDS)
         raise ResultsError(f"{where} is not a game's results line (expected the fields {fields})")
+    try:
+        largest = BoardSize.parse(record["size"]).max_tile
+    except ValueError:
+        raise ResultsError(f"{where} has an impossible size: not a results file") from None
     checks = {
         "seed": is_int(record["seed"]) and 0 <= record["seed"] < SEED_LIMIT,
         "score": is_int(record["score"]) and record["score"] >= 0,
         "max_tile": is_int(record["max_tile"])
-        and 2 <= record["max_tile"] <= MAX_TILE
+        and 2 <= record["max_tile"] <= largest
         and record["max_tile"] & (record["max_tile"] - 1) == 0,
         "moves": is_int(record["moves"]) and record["moves"] >= 0,
         **{
@@ -125,7 +147,7 @@ def _parse(record: object, where: str) -> tuple[PlayedGame, dict[str, Any]]:
         "depth": record["depth"] in (None, "adaptive") or (is_int(record["depth"]) and record["depth"] >= 1),
         **{
             name: record[name] is None or (is_int(record[name]) and record[name] >= 1)
-            for name in ("time_ms", "nodes")
+            for name in ("time_ms", "nodes", "max_moves")
         },
         "solver": is_int(record["solver"]) and record["solver"] >= 1,
     }

@@ -141,7 +141,7 @@ def _check(cancelled: Callable[[], bool] | None) -> None:
 
 def positions(game: Game) -> list[Board]:
     """The boards of ``game``'s current line: the start, then the position after each move."""
-    position = Game.replay(game.seed, (), game.variant, game.start)
+    position = Game.replay(game.seed, (), game.variant, game.start, game.size)
     boards = [position.board]
     for action in game.actions:
         position.play(action)

@@ -3,7 +3,10 @@
 The root is handled here, in Python: which moves are legal and what each produces comes
 from the bitboard engine (or, when a tile is or would become 65536 or more, from
 ``twenty48.rules`` and a squeezed bitboard, see ``reduce``); each root move's board is then
-valued by the compiled ``search.chance_value``. The search depth is one of
+valued by the compiled ``search.chance_value``. A board of another size than the 4x4 is played
+the same way over the engine for every size: its root moves come from ``twenty48.rules``, and
+``grid_search.chance_value`` values them with the same settings, budgets and control. The
+search depth is one of
 
 * fixed (``depth=D``: nneonneo/2048-ai's ``depth_limit = D``);
 * a time budget (``time_limit`` seconds, with ``depth`` as an optional cap): iterative
@@ -40,14 +43,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from twenty48 import fast
-from twenty48.ai import pools, search
+from twenty48.ai import grid_search, pools, search
 from twenty48.ai.budget import MAX_DEPTH, default_depth, node_budget
 from twenty48.ai.heuristic import DEFAULT, Heuristic
 from twenty48.ai.pace import Pace, paced
 from twenty48.ai.reduce import squeeze
 from twenty48.checks import is_int, is_real
+from twenty48.compiling import announced
 from twenty48.game import Game
-from twenty48.rules import Board, Direction
+from twenty48.rules import DEFAULT_SIZE, Board, BoardSize, Direction
 
 #: The version of the search's answers. Bump it whenever a change gives any position different
 #: values or a different depth under the same setting: stored game reviews name it, and one made
@@ -105,16 +109,24 @@ def analyse(
         raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
     if nodes is not None and (not is_int(nodes) or nodes < 1):
         raise ValueError(f"nodes must be a positive integer, got {nodes!r}")
-    roots = _root_moves(board)
+    size = board.size
+    on_grid = size != DEFAULT_SIZE
+    roots = _grid_roots(board) if on_grid else _root_moves(board)
     if not roots:
         return Analysis({}, 0, 0, time.perf_counter() - start)
     if depth is None and time_limit is None and nodes is None:
         # The default is a node budget with a depth cap, both chosen for the position.
         depth, nodes = default_depth(board), node_budget(board)
     weights = heuristic or DEFAULT
-    kernel = _Kernel(pools.heuristic_table(weights), weights.loss, threshold)
+    if on_grid:
+        kernel = _Kernel(pools.grid_weights(weights), weights.loss, threshold, size)
+    else:
+        kernel = _Kernel(pools.heuristic_table(weights), weights.loss, threshold, None)
     with pools.transposition_tables(len(roots), transposition) as tables, paced(pace, len(roots)) as controls:
-        tasks = [_Task(root, tt, control) for root, tt, control in zip(roots, tables, controls, strict=True)]
+        tasks = [
+            _Task(root, tt, control, grid_search.new_work(size.cells) if on_grid else None)
+            for root, tt, control in zip(roots, tables, controls, strict=True)
+        ]
         if depth is not None and time_limit is None and nodes is None:
             # A fixed depth has no earlier depth to predict its size from; from depth 4 on it is
             # big enough (tens of thousands of nodes and up) to be worth the threads.
@@ -152,7 +164,9 @@ def warm_up() -> None:
     transposition table for each of the four root moves (written through, ~100 MB), the thread
     pool's threads, and a time-limited deepening search, which hands roots to those threads and
     runs the watchdog timer. The first call does the work (about 0.1 s once the kernels are cached,
-    more on a busy machine); a call while it runs waits for it, and later calls return at once."""
+    more on a busy machine; the first run after installing compiles them, which it says on standard
+    error, see ``twenty48.compiling``); a call while it runs waits for it, and later calls return
+    at once."""
     global _warm, _warmer
     with _warm_lock:
         if _warm:
@@ -160,7 +174,8 @@ def warm_up() -> None:
         _warmer = threading.get_ident()
         try:
             board = Board.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
-            analyse(board, depth=1)
+            with announced("the solver"):
+                analyse(board, depth=1)
             list(pools.thread_pool().map(int, range(pools.THREADS)))
             analyse(board, time_limit=0.005)
             _warm = True
@@ -180,9 +195,10 @@ _warmer: int | None = None
 @dataclass(frozen=True, slots=True)
 class _Root:
     direction: Direction
-    #: The board right after the move, before its spawn; a squeezed stand-in when a tile above
-    #: 32768 is involved (its own transposition table keeps its labels apart from plain boards').
-    after: np.uint64
+    #: The board right after the move, before its spawn: a 4x4's bitboard (a squeezed stand-in when
+    #: a tile above 32768 is involved: its own transposition table keeps its labels apart from plain
+    #: boards'), or the exponents of a board of another size (``fast.to_grid``).
+    after: np.uint64 | np.ndarray
 
 
 def _board_of(position: Board | Game) -> Board:
@@ -209,6 +225,13 @@ def _root_moves(board: Board) -> list[_Root]:
     return roots
 
 
+def _grid_roots(board: Board) -> list[_Root]:
+    roots = []
+    for d in board.legal_moves():
+        roots.append(_Root(d, fast.to_grid(board.move(d).board)))
+    return roots
+
+
 _stamps = itertools.count(1)
 
 
@@ -220,9 +243,12 @@ def _next_stamp() -> int:
 class _Kernel:
     """What every call of the kernel in one search shares."""
 
+    #: The 4x4's heuristic table, or the weights of ``grid_search`` for a board of another size.
     table: np.ndarray
     lost: float
     threshold: float
+    #: The size of a board searched by ``grid_search``; None for the 4x4's bitboard search.
+    grid: BoardSize | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +258,8 @@ class _Task:
     root: _Root
     tt: np.ndarray
     control: np.ndarray
+    #: ``grid_search``'s scratch boards and line values; None on the bitboard.
+    work: tuple[np.ndarray, np.ndarray] | None
 
     @property
     def nodes(self) -> int:
@@ -240,6 +268,23 @@ class _Task:
 
 def _search(tasks: list[_Task], depth: int, kernel: _Kernel, parallel: bool) -> dict[Direction, float]:
     def value(task: _Task, stamp: int) -> float:
+        size = kernel.grid
+        if size is not None:
+            return grid_search.chance_value(
+                task.root.after,
+                size.rows,
+                size.cols,
+                depth,
+                1.0,
+                kernel.threshold,
+                kernel.table,
+                kernel.lost,
+                task.tt,
+                stamp,
+                task.control,
+                *task.work,
+                0,
+            )
         return search.chance_value(
             task.root.after,
             depth,

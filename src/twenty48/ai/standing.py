@@ -12,9 +12,10 @@ slip costs is therefore measured against the size of the position's own values:
 ``best`` is the highest value among the moves that do not lose at once. ``OPENING_SCALE`` is the
 floor of that scale: near the start the values cross zero (the empty-cell and merge bonuses cancel
 the tile penalties), and |best| would then make a few hundred points look huge. It is what an empty
-board's empty cells are worth under the default weights (8 lines x 4 cells x 270), the scale an
-opening board's values actually have; from the first 64-ish tiles on, |best| exceeds it and the
-measure is exactly invariant to the scale of the values. ``HALF_LOSS``: a move 5 % of that scale
+board's empty cells are worth under the default weights (8 lines x 4 cells x 270 on the 4x4; every
+cell of a board of another size counts in its row and its column alike: ``opening_scale``), the
+scale an opening board's values actually have; from the first 64-ish tiles on, |best| exceeds it
+and the measure is exactly invariant to the scale of the values. ``HALF_LOSS``: a move 5 % of that scale
 worse than the best scores 50.
 
 A move after which every spawn leaves no legal move (it ends the game at once) scores 0 and is a
@@ -33,10 +34,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from twenty48.rules import Board, Direction
+from twenty48.rules import Board, BoardSize, Direction
 
-#: The smallest scale a slip is measured against (see the module docstring).
-OPENING_SCALE = 8 * 4 * 270.0
+#: The value of an empty cell in each of its two lines under the default weights.
+_EMPTY_CELL = 270.0
+#: The smallest scale a slip is measured against on the 4x4 (see the module docstring).
+OPENING_SCALE = 8 * 4 * _EMPTY_CELL
+
+
+def opening_scale(size: BoardSize) -> float:
+    """The smallest scale a slip is measured against on a board of ``size``: what its empty cells are
+    worth, each in its row and its column (``OPENING_SCALE`` on the 4x4)."""
+    return 2 * size.cells * _EMPTY_CELL
+
+
 #: The loss, as a fraction of the scale, at which a move scores 50 points.
 HALF_LOSS = 0.05
 #: Losses up to this are ties with the best: mirror-image moves have equal values but for the
@@ -99,7 +110,7 @@ def standings(board: Board, values: Mapping[Direction, float]) -> dict[Direction
     ending = {d for d in values if loses_at_once(board, d)}
     alive = [v for d, v in values.items() if d not in ending] or list(values.values())
     best = max(alive)
-    scale = max(abs(best), OPENING_SCALE)
+    scale = max(abs(best), opening_scale(board.size))
     out = {}
     for direction, value in values.items():
         if direction in ending and len(ending) < len(values):

@@ -13,6 +13,7 @@ import argparse
 
 from twenty48.commands.storage import add_db_argument, with_database
 from twenty48.store import ID_LIMIT, Profile, Store
+from twenty48.wording import count
 
 HELP = "Moderate the leaderboards: list players and their games, hide, unhide or rename a player."
 
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             store.set_hidden(profile.player_id, args.action == "hide", by_host=True)
             print(f"player {profile.player_id} ({_name(profile)}): {_seen(store.profile(profile.player_id))}")
 
-    return with_database(f"admin {args.action}", args.db, act)
+    return with_database(f"admin {args.action}", args.db, act, existing=True)
 
 
 def print_players(store: Store, *, named_only: bool) -> None:
@@ -69,7 +70,7 @@ def print_players(store: Store, *, named_only: bool) -> None:
 
 def print_games(store: Store, profile: Profile) -> None:
     games = store.games(profile.player_id, limit=ID_LIMIT)
-    print(f"player {profile.player_id} ({_name(profile)}): {_seen(profile)}, {len(games)} games")
+    print(f"player {profile.player_id} ({_name(profile)}): {_seen(profile)}, {count(len(games), 'game')}")
     if not games:
         return
     print(f"{'id':>8}  {'variant':<7}  {'score':>8}  {'moves':>6}  {'tile':>6}  {'ranked':<6}  "

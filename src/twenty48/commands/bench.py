@@ -21,9 +21,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, bounded_int, solver_time_limit
-from twenty48.commands.replay import parse_seed
+from twenty48.commands.hint import add_setting_arguments, solver_time_limit
+from twenty48.commands.messages import fail
+from twenty48.commands.numbers import bounded_int
+from twenty48.commands.replay import parse_seed, parse_size
+from twenty48.rules import DEFAULT_SIZE, BoardSize
 from twenty48.spawns import SEED_LIMIT
+from twenty48.wording import count
 
 # The solver is imported where it is used: it loads numba, which `2048 --help` must not wait for.
 if TYPE_CHECKING:
@@ -34,6 +38,8 @@ if TYPE_CHECKING:
 HELP = "Play whole games with the solver; report scores, tiles reached and speed."
 
 MAX_GAMES = 100_000
+#: The longest a game may be stopped at: a 6x6 game can last billions of moves.
+MAX_MOVES = 10**9
 #: Processes beyond the cores only share them, and each one's solver splits its share again.
 MAX_JOBS = 1024
 
@@ -48,6 +54,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setting_arguments(parser)
     parser.add_argument(
         "--seed", type=parse_seed, default=0, help="game i uses seed SEED+i (default %(default)s)"
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="the board: R rows of C cells, each 2-6 (default %(default)s); reach rates are of its tiles",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=bounded_int(1, MAX_MOVES),
+        metavar="N",
+        help="stop each game after N moves (big boards' games last long); the reach rates are then "
+        "within N moves",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -104,17 +124,17 @@ def parse_address(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.report:
         if args.out or args.resume or args.ray:
-            return _error("--report reads a results file: it takes no --out, --resume or --ray")
+            return fail("bench", "--report reads a results file: it takes no --out, --resume or --ray")
         return _report(args.report, args.json)
     if args.resume and not args.out:
-        return _error("--resume continues the --out FILE: give it")
+        return fail("bench", "--resume continues the --out FILE: give it")
     if args.seed + args.games > SEED_LIMIT:
-        return _error("the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
+        return fail("bench", "the seeds SEED .. SEED+GAMES-1 must stay below 2**64")
     from twenty48.ai import results
     from twenty48.ai.cluster import ClusterError
     from twenty48.ai.play import summarize
 
-    setting = results.setting_of(args.depth, args.time_ms, args.nodes)
+    setting = results.setting_of(args.depth, args.time_ms, args.nodes, args.size, args.max_moves)
     seeds = range(args.seed, args.seed + args.games)
     finished: list[PlayedGame] = []
     size = 0
@@ -122,13 +142,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             found = results.read(args.out)
         except results.ResultsError as exc:
-            return _error(str(exc))
+            return fail("bench", str(exc))
         if not args.resume and args.out.exists() and args.out.stat().st_size:
-            return _error(f"{args.out} already holds results: add --resume to continue it")
+            return fail("bench", f"{args.out} already holds results: add --resume to continue it")
         if found.setting not in (None, setting):
-            return _error(
+            return fail(
+                "bench",
                 f"{args.out} was played at {results.describe(found.setting)}, "
-                f"this run at {results.describe(setting)}: give another --out FILE"
+                f"this run at {results.describe(setting)}: give another --out FILE",
             )
         finished = [game for game in found.games if game.seed in seeds]
         size = found.size
@@ -149,9 +170,9 @@ def run(args: argparse.Namespace) -> int:
             out = stack.enter_context(_appending(args.out, size)) if args.out else None
             interrupted = _collect(games, finished, len(seeds), out, setting)
     except ClusterError as exc:
-        return _error(str(exc))
+        return fail("bench", str(exc))
     finished.sort(key=lambda g: g.seed)
-    summary = summarize(finished) | setting
+    summary = summarize(finished, args.size) | setting
     summary.update(
         seed=args.seed,
         jobs=None if args.ray else args.jobs,
@@ -165,14 +186,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         title = f"Solver benchmark: {results.describe(setting)}, seeds from {args.seed}"
         if interrupted:
-            title += f" (interrupted: {summary['games']} of {len(seeds)} games finished)"
+            title += f" (interrupted: {summary['games']} of {count(len(seeds), 'game')} finished)"
         _print_table(summary, title)
     return 130 if interrupted else 0
-
-
-def _error(message: str) -> int:
-    print(f"2048 bench: error: {message}", file=sys.stderr)
-    return 2
 
 
 def _report(path: Path, as_json: bool) -> int:
@@ -180,15 +196,16 @@ def _report(path: Path, as_json: bool) -> int:
     from twenty48.ai.play import summarize
 
     if not path.exists():
-        return _error(f"cannot read {path}: no such file")
+        return fail("bench", f"cannot read {path}: no such file")
     try:
         found = results.read(path)
     except results.ResultsError as exc:
-        return _error(str(exc))
+        return fail("bench", str(exc))
     if found.setting is None:
-        return _error(f"{path} holds no finished game")
+        return fail("bench", f"{path} holds no finished game")
     games = sorted(found.games, key=lambda g: g.seed)
-    summary = summarize(games) | found.setting | {"seed": games[0].seed}
+    size = BoardSize.parse(found.setting["size"])
+    summary = summarize(games, size) | found.setting | {"seed": games[0].seed}
     if as_json:
         print(json.dumps(summary), flush=True)
     else:
@@ -211,7 +228,14 @@ def _games(
     if not seeds:
         return iter(())
     time_limit = solver_time_limit(args)
-    play = functools.partial(play_game, depth=args.depth, time_limit=time_limit, nodes=args.nodes)
+    play = functools.partial(
+        play_game,
+        depth=args.depth,
+        time_limit=time_limit,
+        nodes=args.nodes,
+        size=args.size,
+        max_moves=args.max_moves,
+    )
     if args.ray:
         cpus = stack.enter_context(cluster.joined(args.ray))
         return cluster.play(seeds, play, cpus)
@@ -268,7 +292,7 @@ def _collect(
                     # No live bar when stderr is a file: log each game so a long run can be followed.
                     print(
                         f"game seed {game.seed}: score {game.score}, largest tile {game.max_tile}, "
-                        f"{game.moves} moves in {game.seconds:.1f} s",
+                        f"{count(game.moves, 'move')} in {game.seconds:.1f} s",
                         file=sys.stderr,
                         flush=True,
                     )
@@ -336,8 +360,6 @@ def _start_worker(threads: int) -> None:
 
 
 def _print_table(summary: dict[str, Any], title: str) -> None:
-    from twenty48.ai.play import REACH_TILES
-
     table = Table(title=title, show_header=False)
     table.add_column(justify="left")
     table.add_column(justify="right")
@@ -351,13 +373,12 @@ def _print_table(summary: dict[str, Any], title: str) -> None:
         "ms per move p50 / p99 (median game)", f"{summary['ms_per_move_p50']} / {summary['ms_per_move_p99']}"
     )
     table.add_row("game time (s)", f"{summary['game_seconds']:,.1f}")
-    for tile in REACH_TILES:
-        reach = summary["reach"][str(tile)]
+    for tile, reach in summary["reach"].items():
         table.add_row(
             f"reached {tile}",
             f"{reach['rate'] * 100:.0f} % ({reach['games']} of {summary['games']}; "
             f"95 % interval {reach['low'] * 100:.0f}-{reach['high'] * 100:.0f} %)",
         )
-    for tile, count in summary["max_tile"].items():
-        table.add_row(f"largest tile {tile}", f"{count} game{'s' if count > 1 else ''}")
+    for tile, games in summary["max_tile"].items():
+        table.add_row(f"largest tile {tile}", count(games, "game"))
     Console().print(table)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from twenty48.commands.messages import fail
+from twenty48.wording import count
 
 HELP = "Copy an SQLite store into an empty PostgreSQL database, verifying every game by replay."
 
@@ -18,18 +20,15 @@ def run(args: argparse.Namespace) -> int:
     from twenty48.store import StoreError, copy_store, is_postgres, redact
 
     if not args.source.is_file():
-        print(f"2048: {args.source} is not a file", file=sys.stderr)
-        return 2
+        return fail("copy", f"{args.source} is not a file")
     try:
         if not is_postgres(args.target):
-            print("2048: --to must be a postgresql:// URL", file=sys.stderr)
-            return 2
+            return fail("copy", "--to must be a postgresql:// URL")
         result = copy_store(args.source, args.target)
     except StoreError as exc:
-        print(f"2048: {exc}", file=sys.stderr)
-        return 1
+        return fail("copy", str(exc), 1)
     print(
-        f"copied {result.players} players and {result.games} games (each verified by replay) "
-        f"from {args.source} to {redact(args.target)}"
+        f"copied {count(result.players, 'player')} and {count(result.games, 'game')} "
+        f"(each verified by replay) from {args.source} to {redact(args.target)}"
     )
     return 0

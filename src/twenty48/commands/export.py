@@ -11,6 +11,7 @@ from pathlib import Path
 
 from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
 from twenty48.store import Player, Store
+from twenty48.wording import count
 
 HELP = 'Write a game ("twenty48-game/2") or your whole history ("twenty48-history/2") to a JSON file.'
 
@@ -33,10 +34,10 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
             return
         write(args.output, text)
-        count = len(data["games"]) if args.all else 1
-        print(f"wrote {count} game{'s' if count != 1 else ''} to {args.output}", file=sys.stderr)
+        written = count(len(data["games"]) if args.all else 1, "game")
+        print(f"wrote {written} to {args.output}", file=sys.stderr)
 
-    return with_store("export", args.db, act)
+    return with_store("export", args.db, act, existing=True)
 
 
 def write(path: Path, text: str) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from twenty48.rules import MAX_TILE, Board, two_largest
+from twenty48.commands.messages import fail
+from twenty48.commands.numbers import bounded_int
+from twenty48.rules import Board, unreachable
 
 if TYPE_CHECKING:
     from twenty48.ai import Analysis
@@ -20,24 +20,6 @@ HELP = "Rank the moves of a position with the built-in solver (best first)."
 MAX_DEPTH = 12
 MAX_NODES = 1_000_000_000
 MAX_TIME_MS = 60_000
-
-
-def bounded_int(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a decimal integer from ``low`` to ``high``, else a one-line error."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected an integer from {low:,} to {high:,}, got {text!r}"
-            ) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected an integer from {low:,} to {high:,}, got {value:,}")
-        return value
-
-    parse.__name__ = "integer"  # argparse names the type in its message
-    return parse
 
 
 def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "board",
         help='the position: rows split by "/", cells by spaces, 0 or . for empty, '
-        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"',
+        'e.g. "2 2 0 0/0 4 0 0/0 0 0 0/0 0 0 2"; any board of R rows of C cells, each 2-6 '
+        '(e.g. "2 4 ./. 2 ./. . 8" is a 3x3)',
     )
     add_setting_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -79,18 +62,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         board = Board.parse(args.board)
     except ValueError as exc:
-        print(f"2048 hint: invalid board: {exc}", file=sys.stderr)
-        return 2
-    if two_largest(board):
-        # The rules refuse to merge them, so no move could be ranked.
-        print(f"2048 hint: invalid board: two {MAX_TILE} tiles, which no game can reach", file=sys.stderr)
-        return 2
+        return fail("hint", f"invalid board: {exc}")
+    why = unreachable(board)
+    if why is not None:
+        # No game is ever in this position (two of the board's largest tiles, which the rules would
+        # not even merge).
+        return fail("hint", f"no game reaches this board: {why}")
     # Imported here: the solver loads numba, which every other command (and --help) can do without.
-    from twenty48.ai import analyse, warm_up
-    from twenty48.ai.standing import standings
+    from twenty48.compiling import announced
 
     # Loading the compiled kernels is not thinking time: keep it out of the budget and the timing.
-    warm_up()
+    # The first run after installing compiles them, and says so on one line.
+    with announced("the solver", live=True):
+        from twenty48.ai import analyse, warm_up
+
+        warm_up()
+    from twenty48.ai.standing import standings
+
     if args.depth is not None:
         analysis, depth = searched_depth(board, args.depth)
     else:
@@ -102,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
+                    "size": str(board.size),
                     "board": [list(row) for row in board.rows],
                     "best": best.value if best else None,
                     "moves": [

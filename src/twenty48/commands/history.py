@@ -6,10 +6,11 @@ import argparse
 import json
 from datetime import datetime
 
-from twenty48.commands.hint import bounded_int
+from twenty48.commands.numbers import bounded_int
 from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
 from twenty48.store import GAME_SORTS, GameSummary, Player, Store
 from twenty48.variants import VARIANTS
+from twenty48.wording import STATUS_WORDS, assists
 
 HELP = "List your games, newest first (or by score or largest tile), as a table or JSON."
 
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=sorted(VARIANTS), default=None, help="only this variant's games")
     done = parser.add_mutually_exclusive_group()
     done.add_argument("--finished", dest="finished", action="store_const", const=True, default=None,
-                      help="only finished games")  # fmt: skip
+                      help="only finished games (ended or abandoned)")  # fmt: skip
     done.add_argument("--unfinished", dest="finished", action="store_const", const=False,
                       help="only the game in progress")  # fmt: skip
     parser.add_argument(
@@ -59,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
         next_before = games[-1].id if len(games) == args.limit else None
         if args.json:
             print_json(games, next_before)
+        elif (args.variant, args.finished, args.before) == (None, None, None):
+            print_table(games, next_before, "No games yet: `2048 play` starts one.")
         else:
-            print_table(games, next_before)
+            print_table(games, next_before, "No game matches these options.")
 
-    return with_store("history", args.db, act)
+    return with_store("history", args.db, act, existing=True)
 
 
 def print_json(games: list[GameSummary], next_before: int | None) -> None:
@@ -73,17 +76,18 @@ def print_json(games: list[GameSummary], next_before: int | None) -> None:
     print(json.dumps(answer.model_dump(mode="json")))
 
 
-def print_table(games: list[GameSummary], next_before: int | None) -> None:
+def print_table(games: list[GameSummary], next_before: int | None, empty: str) -> None:
+    """The games as a table, or ``empty`` when there are none."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     if not games:
-        console.print("No games yet: `2048 play` starts one.")
+        console.print(empty)
         return
     table = Table(title="Your games", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False)
-    for name in ("id", "started", "variant", "score", "largest", "moves", "finished"):
+    for name in ("id", "started", "variant", "score", "largest", "moves", "status"):
         table.add_column(name, justify="right" if name in ("id", "score", "largest", "moves") else "left",
                          no_wrap=True)  # fmt: skip
     # Only the assisted counts wrap when the terminal is narrow.
@@ -96,8 +100,8 @@ def print_table(games: list[GameSummary], next_before: int | None) -> None:
             f"{game.score:,}",
             str(game.max_tile),
             f"{game.moves:,}",
-            "yes" if game.finished else "in progress",
-            assisted(game),
+            STATUS_WORDS[game.status],
+            assists(game),
         )
     console.print(table)
     if next_before is not None:
@@ -107,14 +111,3 @@ def print_table(games: list[GameSummary], next_before: int | None) -> None:
 def started(created_at: str) -> str:
     """The start time in the machine's time zone, to the minute."""
     return datetime.fromisoformat(created_at).astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def assisted(game: GameSummary) -> str:
-    if game.origin == "imported":
-        return "unknown (imported)"
-    if game.assisted is None:
-        return "unknown"
-    if not game.assisted:
-        return "no"
-    counts = ((game.hints, "hint", "hints"), (game.auto_moves, "auto", "auto"), (game.undos, "undo", "undos"))
-    return ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts if n)

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
 from pathlib import Path
 
+from twenty48.commands.messages import shown
 from twenty48.commands.storage import Refused, add_db_argument, with_store
 from twenty48.store import ImportBudget, ImportResult, Player, Store, transfer
 
@@ -29,7 +32,9 @@ MAX_SECONDS = 600.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", type=Path, metavar="FILE", help="a twenty48-game or twenty48-history file (version 1 or 2)"
+        "file",
+        metavar="FILE",
+        help="a twenty48-game or twenty48-history file (version 1 or 2); - reads standard input",
     )
     add_db_argument(parser)
 
@@ -80,24 +85,42 @@ def import_file(store: Store, player: Player, data: object) -> ImportResult:
 MAX_FILE_BYTES = 256 << 20
 
 
-def read_json(path: Path) -> object:
-    """The JSON in the regular file at ``path``, or ``Refused`` saying in one line why not."""
+def read_json(path: str | Path) -> object:
+    """The JSON in the regular file at ``path`` (``-``: standard input, read to its end), or
+    ``Refused`` saying in one line why not. Either is bounded by ``MAX_FILE_BYTES``; a web address
+    is refused by name, not read as a file's path."""
+    name = "standard input" if str(path) == "-" else str(path)
+    if _WEB_ADDRESS.match(str(path)):
+        raise Refused(
+            f"{shown(name)} is a web address: give the path of a file on this machine (download it "
+            "first, or pipe it in: curl ADDRESS | 2048 import -)"
+        )
     try:
-        # Checked before opening: opening a pipe would wait for a writer, a device never ends.
-        if path.exists() and not path.is_file():
-            raise Refused(f"{path} is not a regular file: give the path of an exported game or history file")
-        with path.open("rb") as stream:
-            text = stream.read(MAX_FILE_BYTES + 1)
+        if str(path) == "-":
+            text = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            path = Path(path)
+            # Checked before opening: opening a pipe would wait for a writer, a device never ends.
+            if path.exists() and not path.is_file():
+                raise Refused(
+                    f"{name} is not a regular file: give the path of an exported game or history file"
+                )
+            with path.open("rb") as stream:
+                text = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Refused(f"cannot read {name}: {exc.strerror or exc}") from None
     if len(text) > MAX_FILE_BYTES:
-        raise Refused(f"{path} is over {MAX_FILE_BYTES >> 20} MiB: not a game or history file")
+        raise Refused(f"{name} is over {MAX_FILE_BYTES >> 20} MiB: not a game or history file")
     try:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise Refused(f"{path} is not valid JSON: {exc}") from None
+        raise Refused(f"{name} is not valid JSON: {exc}") from None
     except ValueError:
         # An integer past Python's 4,300-digit limit: the web answers "not valid JSON" too.
-        raise Refused(f"{path} is not valid JSON: a number longer than any game file holds") from None
+        raise Refused(f"{name} is not valid JSON: a number longer than any game file holds") from None
     except RecursionError:
-        raise Refused(f"{path} is nested too deeply to be a game file") from None
+        raise Refused(f"{name} is nested too deeply to be a game file") from None
+
+
+#: A URL's scheme and its slashes (``https://``, ``file:/``): not a path on this machine.
+_WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")

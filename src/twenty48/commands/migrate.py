@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from twenty48.commands.database import add_db_argument
+from twenty48.commands.messages import fail
 
 HELP = "Bring a database (an SQLite file or postgresql:// URL) to this version's schema."
 
@@ -21,8 +21,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         before, after = migrate_database(location)
     except StoreError as exc:
-        print(f"2048: {exc}", file=sys.stderr)
-        return 1
+        return fail("migrate", str(exc), 1)
     if before == after:
         print(f"{redact(str(location))} is at schema version {after}: nothing to do")
     else:

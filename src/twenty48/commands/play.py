@@ -6,8 +6,10 @@ import argparse
 import sys
 
 from twenty48.commands.database import add_db_argument
+from twenty48.commands.messages import fail
 from twenty48.commands.replay import parse_seed
 from twenty48.variants import VARIANTS
+from twenty48.wording import count
 
 HELP = "Play in the terminal; the game is saved after every move and resumes next time."
 
@@ -34,17 +36,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from twenty48.tui.colours import check_color_system
+
+    try:
+        check_color_system()
+    except ValueError as exc:
+        return fail("play", str(exc))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("2048 play: needs an interactive terminal (stdin and stdout)", file=sys.stderr)
-        return 2
+        return fail("play", "needs an interactive terminal (stdin and stdout)")
     if (args.seed is not None or args.variant is not None) and not args.new and not _may_replace(args):
         print("2048 play: the game in progress is kept; `2048 play` resumes it", file=sys.stderr)
         return 1
     # Textual and the solver load only when the game starts, keeping `2048 --help` instant.
     from twenty48.tui import Twenty48App
 
-    Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant).run()
-    return 0
+    app = Twenty48App(db_path=args.db, seed=args.seed, variant=args.variant)
+    app.run()
+    return app.return_code or 0
 
 
 def _may_replace(args: argparse.Namespace) -> bool:
@@ -62,7 +70,7 @@ def _may_replace(args: argparse.Namespace) -> bool:
     game = latest[0]
     try:
         answer = input(
-            f"A {game.variant} game is in progress ({game.moves} moves, score {game.score}). "
+            f"A {game.variant} game is in progress ({count(game.moves, 'move')}, score {game.score}). "
             "Start a new one instead? It cannot be resumed afterwards. [y/N] "
         )
     except EOFError:

@@ -4,43 +4,82 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import re
 from dataclasses import dataclass
 
 from twenty48 import spawns
+from twenty48.commands.messages import fail, shown
+from twenty48.commands.numbers import decimal
 from twenty48.game import Action, Game, parse_action
+from twenty48.rules import DEFAULT_SIZE, MAX_SIDE, BoardSize, Direction
 from twenty48.variants import CLASSIC, VARIANTS
 
 HELP = "Replay a game from its seed and moves; print the final board, score and state."
 
 
-def parse_actions(text: str) -> list[Action]:
-    tokens = [t.strip() for t in text.replace(" ", ",").split(",") if t.strip()]
-    actions = []
-    for token in tokens:
-        try:
-            actions.append(parse_action(token.lower()))
-        except ValueError:
+def parse_actions(text: str) -> list[str]:
+    """Moves separated by commas (or spaces): ``up,left,left@5``, as words: a single-tile move's
+    cell is checked against the board once ``--size`` is known (``check_actions``). An empty entry
+    (``up,,left``, a comma at either end) is refused, never skipped: a move was probably lost there."""
+    text = text.strip()
+    if not text:
+        return []
+    tokens = []
+    for number, token in enumerate(re.split(r"\s*,\s*|\s+", text), start=1):
+        if not token:
             raise argparse.ArgumentTypeError(
-                f"unknown move {token!r} (use up, down, left, right; left@5 moves the tile on cell 5"
+                f"move {number} is empty (two commas in a row, or one at an end): separate moves by one comma"
+            )
+        name, at, _ = token.lower().partition("@")
+        try:
+            parse_action(token.lower(), _LARGEST)
+        except ValueError:
+            if at and name in {d.value for d in Direction}:
+                raise argparse.ArgumentTypeError(
+                    f"move {number} {shown(token)}: the cell after @ is 0-15 on the 4x4, 0-(R*C - 1) "
+                    "on an RxC board (row by row, 0 top left)"
+                ) from None
+            raise argparse.ArgumentTypeError(
+                f"unknown move {shown(token)} (use up, down, left, right; left@5 moves the tile on cell 5"
                 " in the merge variant)"
             ) from None
+        tokens.append(token.lower())
+    return tokens
+
+
+#: The board whose cells every other board's cells are among, for reading moves before the size.
+_LARGEST = BoardSize(MAX_SIDE, MAX_SIDE)
+
+
+def check_actions(tokens: list[str], size: BoardSize) -> list[Action]:
+    """The moves of a game on a board of ``size``; ValueError naming a cell the board does not have."""
+    actions = []
+    for position, token in enumerate(tokens, start=1):
+        try:
+            actions.append(parse_action(token, size))
+        except ValueError as exc:
+            raise ValueError(f"move #{position}: {exc}") from None
     return actions
 
 
 def parse_seed(text: str) -> spawns.Seed:
-    """An integer (a SplitMix64 seed), or a ranked game's key: 64 hex digits, as its replay gives it."""
+    """An integer in decimal digits (a SplitMix64 seed), or a ranked game's key: 64 hex digits, as
+    its replay gives it."""
     if len(text) == 2 * spawns.KEY_BYTES:
         try:
             return spawns.seed_from_json(text.lower(), spawns.KEYED)
         except ValueError:
-            pass  # not hex: reported below as not an integer either
+            pass  # not hex: reported below as not decimal digits either
+    seed = decimal(text, f"a seed (or a ranked game's {2 * spawns.KEY_BYTES} hex digits)")
+    if seed >= spawns.SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"seed must be between 0 and 2**64 - 1, got {shown(text)}")
+    return seed
+
+
+def parse_size(text: str) -> BoardSize:
+    """A board size ``RxC`` (rows first), each side 2-6, else a one-line error naming the range."""
     try:
-        seed = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be an integer, got {text!r}") from None
-    try:
-        return spawns.check_seed(seed)
+        return BoardSize.parse(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -57,7 +96,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=parse_actions,
         default=[],
         help="comma-separated moves, e.g. up,left,left,down; in the merge variant up@5 moves only "
-        "the tile on cell 5 (cells 0-15, row by row)",
+        "the tile on cell 5 (cells 0-15 on the 4x4, row by row)",
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="the game's board: R rows of C cells, each 2-6 (default %(default)s)",
     )
     parser.add_argument(
         "--variant",
@@ -84,9 +130,11 @@ class Replayed:
     after_end: int | None
 
 
-def replay(seed: spawns.Seed, actions: list[Action], variant: str) -> Replayed:
+def replay(
+    seed: spawns.Seed, actions: list[Action], variant: str, size: BoardSize = DEFAULT_SIZE
+) -> Replayed:
     """Play ``actions`` as ``Game.replay`` does, noting which ones did nothing and why."""
-    game = Game.new(seed, variant)
+    game = Game.new(seed, variant, size)
     illegal: list[int] = []
     for position, action in enumerate(actions, start=1):
         if game.over:
@@ -104,10 +152,9 @@ def positions(numbers: list[int], shown: int = 10) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        replayed = replay(args.seed, args.actions, args.variant)
+        replayed = replay(args.seed, check_actions(args.actions, args.size), args.variant, args.size)
     except ValueError as exc:
-        print(f"2048 replay: error: {exc}", file=sys.stderr)
-        return 2
+        return fail("replay", str(exc))
     game, given = replayed.game, len(args.actions)
     after_end = given - replayed.after_end + 1 if replayed.after_end is not None else 0
     if args.json:
@@ -117,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
                     "seed": spawns.seed_json(game.seed),
                     "spawns": game.spawns,
                     "variant": game.variant.name,
+                    "size": str(game.size),
                     "board": [list(r) for r in game.board.rows],
                     "score": game.score,
                     "moves": game.moves,

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from twenty48.commands.import_games import read_json
-from twenty48.commands.replay import parse_actions, parse_seed, replay
+from twenty48.commands.messages import fail
+from twenty48.commands.replay import check_actions, parse_actions, parse_seed, parse_size, replay
 from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
 from twenty48.game import Game
+from twenty48.rules import DEFAULT_SIZE
 from twenty48.store import Player, Store, transfer
 from twenty48.variants import CLASSIC, VARIANTS
+from twenty48.wording import count
 
 HELP = (
     "Grade every move of a game against the solver and estimate the chance of its next tile from every "
@@ -42,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "game_id", nargs="?", type=parse_game_id, metavar="GAME_ID", help="a game of yours in the store"
     )
     which.add_argument("--seed", type=parse_seed, help="review the game of this seed and --actions")
-    which.add_argument("--file", type=Path, metavar="GAME.json", help="review an exported game file")
+    which.add_argument(
+        "--file", metavar="GAME.json", help="review an exported game file (- reads standard input)"
+    )
     parser.add_argument(
         "--actions",
         type=parse_actions,
@@ -54,25 +57,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=CLASSIC.name,
         help="with --seed: the game's rules (default %(default)s)",
     )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        metavar="RxC",
+        help="with --seed: the game's board, R rows of C cells, each 2-6 (default %(default)s)",
+    )
     add_db_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the review as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seed is None and (args.actions is not None or args.variant != CLASSIC.name):
-        print("2048 review: --actions and --variant go with --seed", file=sys.stderr)
-        return 2
+    if args.seed is None and (
+        args.actions is not None or args.variant != CLASSIC.name or args.size != DEFAULT_SIZE
+    ):
+        return fail("review", "--actions, --variant and --size go with --seed")
     if args.game_id is not None:
 
         def act(store: Store, player: Player) -> None:
             print_review(stored_review(store, player.id, args.game_id), args.json)
 
-        return with_store("review", args.db, act)
+        return with_store("review", args.db, act, existing=True)
     try:
         game = game_from_seed(args) if args.seed is not None else game_from_file(args.file)
     except Refused as exc:
-        print(f"2048 review: {exc}", file=sys.stderr)
-        return 2
+        return fail("review", str(exc))
     print_review(review_with_progress(game), args.json)
     return 0
 
@@ -80,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
 def game_from_seed(args: argparse.Namespace) -> Game:
     """The game of ``--seed`` and ``--actions``; a move that changes nothing, or comes after the
     end, is refused rather than skipped, since the review would not be of the game given."""
-    actions = args.actions or []
     try:
-        replayed = replay(args.seed, actions, args.variant)
+        actions = check_actions(args.actions or [], args.size)
+        replayed = replay(args.seed, actions, args.variant, args.size)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     if replayed.illegal:
@@ -93,7 +103,7 @@ def game_from_seed(args: argparse.Namespace) -> Game:
     return replayed.game
 
 
-def game_from_file(path: Path) -> Game:
+def game_from_file(path: str) -> Game:
     data = read_json(path)
     if isinstance(data, dict) and data.get("format") == transfer.HISTORY_FORMAT:
         raise Refused(f"{path} is a history file: review takes one game file (2048 export GAME_ID)")
@@ -177,8 +187,8 @@ def summary_lines(review: dict[str, Any]) -> list[str]:
     if review["accuracy"] is None:
         lines = [f"accuracy: - (no whole-board move to grade of {len(moves)})"]
     else:
-        lines = [f"accuracy: {review['accuracy']:.1f} % over {graded} graded moves of {len(moves)}"]
-    lines.append("grades: " + ", ".join(f"{grade} {count}" for grade, count in review["grades"].items()))
+        lines = [f"accuracy: {review['accuracy']:.1f} % over {count(graded, 'graded move')} of {len(moves)}"]
+    lines.append("grades: " + ", ".join(f"{grade} {n}" for grade, n in review["grades"].items()))
     target = review["target"]
     lines.append(f"chance of reaching {target} at the start: {review['start_chance']:.0f} %")
     turn = review["turning_point"]

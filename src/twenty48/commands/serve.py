@@ -18,7 +18,8 @@ from collections.abc import Callable
 from functools import partial
 
 from twenty48.commands.database import add_db_argument
-from twenty48.commands.hint import bounded_int
+from twenty48.commands.messages import fail, shown
+from twenty48.commands.numbers import bounded_int, decimal
 from twenty48.web.limits import (
     HINT_QUEUE,
     MAX_CONNECTIONS,
@@ -38,12 +39,9 @@ HTTP_PROTOCOL: str | type = "twenty48.web.protocol:GuardedHttpToolsProtocol"
 
 
 def parse_port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be a number, got {text!r}") from None
+    port = decimal(text, "a port")
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, got {port}")
+        raise argparse.ArgumentTypeError(f"port must be between 0 and 65535, got {shown(text)}")
     return port
 
 
@@ -181,12 +179,9 @@ def bounded_seconds(low: float, high: float) -> Callable[[str], float]:
 
 
 def parse_workers(text: str) -> int:
-    try:
-        workers = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"workers must be a number, got {text!r}") from None
+    workers = decimal(text, "the number of workers")
     if not 1 <= workers <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"workers must be between 1 and {MAX_WORKERS}, got {workers}")
+        raise argparse.ArgumentTypeError(f"workers must be between 1 and {MAX_WORKERS}, got {shown(text)}")
     return workers
 
 
@@ -295,30 +290,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         args.forwarded_allow_ips = trusted_proxies(args.forwarded_allow_ips)
     except argparse.ArgumentTypeError as exc:
-        print(f"2048: ${FORWARDED_VARIABLE}: {exc}", file=sys.stderr)
-        return 2
+        return fail("serve", f"${FORWARDED_VARIABLE}: {exc}")
     if args.workers > 1 and not is_postgres(args.db):
-        print(
-            "2048: --workers above 1 needs a PostgreSQL database (--db postgresql://...): an SQLite "
+        return fail(
+            "serve",
+            "--workers above 1 needs a PostgreSQL database (--db postgresql://...): an SQLite "
             "file takes one writer at a time, so more processes would only queue on its lock",
-            file=sys.stderr,
         )
-        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            print(f"2048: port {args.port} on {args.host} is already in use (try --port)", file=sys.stderr)
-        else:
-            print(f"2048: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+            return fail("serve", f"port {args.port} on {args.host} is already in use (try --port)")
+        return fail("serve", f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
     try:
         # Group commit: the server's store thread flushes once per batch of actions (web/worker.py).
         store = open_store(args.db, group_commit=True)
     except StoreError as exc:
         sock.close()
-        print(f"2048: {exc}", file=sys.stderr)
-        return 1
+        return fail("serve", str(exc), 1)
 
     port = sock.getsockname()[1]
     url = url_for(args.host, port)

@@ -17,7 +17,14 @@ Spaces
     wrappers, or their ``get_wrapper_attr("action_masks")``).
     Observation (``obs="exponents"``, the default): ``Box(0, 17, (4, 4), uint8)``, the exponent of
     each tile (0 empty, 1 for 2, ..., 11 for 2048, 17 for 131072). ``obs="onehot"``:
-    ``Box(0, 1, (18, 4, 4), uint8)``, plane k marking the cells that hold 2**k (plane 0: empty).
+    ``Box(0, 1, (18, 4, 4), uint8)``, plane k marking the cells that hold 2**k (plane 0: empty),
+    channel first; ``obs="onehot_last"``: the same planes channel last, ``Box(0, 1, (4, 4, 18),
+    uint8)`` (what TensorFlow/Keras and JAX convolutions take by default).
+
+Variants (``variant=``)
+    ``"classic"`` (default), or ``"merge"``: Merge 2048's spawns, whose values follow the largest
+    tile (``twenty48.variants``), drawn exactly as ``Game.new(seed, "merge")`` draws them. The
+    actions stay the four whole-board moves: Merge 2048's single-tile moves are not in the space.
 
 Rewards (``reward=``)
     ``"score"`` (default): the points the move scored, i.e. the sum of the tiles its merges made,
@@ -32,10 +39,22 @@ Illegal actions (a direction that changes nothing)
     ``-p``; ``illegal_action="terminate"`` also ends the episode (``terminated=True``).
 
 Episode end
-    ``terminated`` is True when no move is legal (game over), or on an illegal action with
-    ``illegal_action="terminate"``. ``truncated`` is only ever set by a step limit:
+    ``terminated`` is True when no move is legal (game over), on an illegal action with
+    ``illegal_action="terminate"``, and, with ``end_at_tile=N`` (a tile value from 8 to 131072),
+    once a tile of N or more is on the board (``end_at_tile=2048``: the episode ends with the win;
+    a prepared start already holding one is refused). ``truncated`` is set by a step limit,
     ``gym.make(..., max_episode_steps=N)`` (Gymnasium's ``TimeLimit``) or the vector env's
-    ``max_episode_steps``; every step counts, illegal ones included.
+    ``max_episode_steps`` (every step counts, illegal ones included; none by default, since a
+    strong agent's game lasts tens of thousands of moves), and by illegal actions in a row:
+    ``max_illegal_streak`` of them (default 100; ``None`` turns it off), so that an agent stuck on
+    a move that changes nothing does not play one episode forever.
+
+Afterstates
+    ``env.afterstates()`` (and the vector env's, one row per board) gives what each of the four
+    actions would do before its spawn, changing nothing: ``(observations, rewards, legal)``, the
+    observation of the board after the move (the afterstate of TD learning and n-tuple networks;
+    an illegal move's is the board itself), the reward the step would get and which moves are
+    legal. A step then adds only its spawn to its action's afterstate.
 
 Info (every reset and step)
     ``action_mask`` (int8[4], 1 = legal), ``score`` (points so far), ``max_tile`` (the largest
@@ -61,6 +80,12 @@ Seeding and replay
 Rendering
     ``render_mode="ansi"``: the board as text with score and moves. ``"rgb_array"``: a 460x460
     RGB picture in the original game's colours, numbers drawn with a built-in pixel font.
+
+Compiled kernels
+    Making an environment loads the compiled kernels its options use; the first time after
+    installing (or for options not used before) numba compiles them, 5 to 30 s, and the
+    environment says so on standard error (``twenty48.compiling``). Later runs load them from
+    numba's cache in well under a second.
 
 Vector environment
     ``Twenty48VectorEnv(num_envs, ..., max_episode_steps=None, autoreset_mode="NextStep")`` takes

@@ -8,8 +8,8 @@ import numpy as np
 
 from twenty48 import fast, spawns
 from twenty48.env import kernels
-from twenty48.env.config import PLANES
 from twenty48.rules import Board, Direction
+from twenty48.variants import CLASSIC, MERGE, Variant
 
 
 def step(
@@ -20,12 +20,14 @@ def step(
     The record's board and ``exact`` flag follow the new board; the caller keeps it when exact."""
     game = state[i : i + 1]
     seed, moves = int(game["seed"][0]), int(game["moves"][0])
-    new, points, legal = play(board, action, seed, spawns.STARTING_TILES + moves)
+    variant = MERGE if settings[0]["staged_spawns"] else CLASSIC
+    new, points, legal = play(board, action, seed, spawns.STARTING_TILES + moves, variant)
     bits = pack(new)
     game["exact"] = bits is None
     game["board"] = 0 if bits is None else bits
     mask = legal_mask(new)
-    reward, terminated, truncated = kernels.settle(state, i, legal, points, mask, settings)
+    exponent = new.max_tile.bit_length() - 1
+    reward, terminated, truncated = kernels.settle(state, i, legal, points, mask, exponent, settings)
     return new, legal, reward, terminated, truncated, mask
 
 
@@ -39,24 +41,19 @@ def prepare(state: np.ndarray, which: np.ndarray, board: Board, score: int) -> b
     return bits is None
 
 
-def play(board: Board, action: int, seed: int, index: int) -> tuple[Board, int, bool]:
-    """Move, and after a legal move place spawn ``index`` of game ``seed``, exactly as ``Game.move``:
-    (new board, points, whether the move was legal)."""
+def play(board: Board, action: int, seed: int, index: int, variant: Variant) -> tuple[Board, int, bool]:
+    """Move, and after a legal move place spawn ``index`` of game ``seed``, exactly as ``Game.move``
+    does in ``variant``: (new board, points, whether the move was legal)."""
     result = board.move(Direction.from_index(action))
     if not result.changed:
         return board, 0, False
-    cell, value = spawns.spawn_choice(seed, index, result.board.empty_cells())
+    cell, value = variant.spawn(seed, index, result.board)
     return result.board.with_tile(cell, value), result.score, True
 
 
 def exponents(board: Board) -> np.ndarray:
-    """The (4, 4) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
-    return np.array(fast.exponents(board), dtype=np.uint8).reshape(4, 4)
-
-
-def onehot(grid: np.ndarray) -> np.ndarray:
-    """(4, 4) exponents -> (18, 4, 4) planes, plane k marking the cells holding 2**k."""
-    return (grid[None, :, :] == np.arange(PLANES, dtype=np.uint8)[:, None, None]).astype(np.uint8)
+    """The (R, C) uint8 exponent grid: 0 for an empty cell, k for a tile 2**k."""
+    return fast.to_grid(board).reshape(board.size.rows, board.size.cols)
 
 
 def legal_mask(board: Board) -> int:
@@ -70,3 +67,10 @@ def legal_mask(board: Board) -> int:
 def pack(board: Board) -> np.uint64 | None:
     """The bitboard of ``board``, or None when it holds a tile above 32768."""
     return fast.to_bitboard(board) if fast.representable(board) else None
+
+
+def afterstate(board: Board, action: int) -> tuple[np.ndarray, int, bool]:
+    """``board`` after the move toward ``action``, before its spawn, as exponents; the points the
+    move scores, and whether it is legal (an illegal move's afterstate is ``board`` itself)."""
+    result = board.move(Direction.from_index(action))
+    return exponents(result.board), result.score, result.changed

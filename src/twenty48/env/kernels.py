@@ -24,6 +24,7 @@ from numba import njit
 
 from twenty48.fast import bitboard as bb
 from twenty48.spawns import STARTING_TILES
+from twenty48.variants import FIRST_STAGE_TILE, MAX_STAGE
 
 #: Outcome codes of ``step_board``.
 LEGAL, ILLEGAL, RULES = 0, 1, 2
@@ -43,6 +44,7 @@ STATE = np.dtype(
         ("score", np.int64),
         ("moves", np.int64),  # legal moves since reset
         ("steps", np.int64),  # steps since reset, illegal ones included (truncation counts them)
+        ("illegal_streak", np.int64),  # illegal actions in a row, up to the last step
         ("exact", np.bool_),  # the board holds a tile above 32768; the environment keeps it as a Board
         ("done", np.bool_),  # the episode ended at the last step
     ],
@@ -53,6 +55,8 @@ _U4 = np.uint64(4)
 _NIBBLE = np.uint64(0xF)
 _CHAIN_INDEX = np.uint64(CHAIN_INDEX)
 _CHAIN_SHIFT = np.uint64(CHAIN_SHIFT)
+_U32 = np.uint64(32)
+_FIRST_STAGE_EXPONENT = FIRST_STAGE_TILE.bit_length() - 1
 
 
 #: The options a step's bookkeeping depends on (``EnvConfig.step_settings`` makes the record).
@@ -61,7 +65,12 @@ SETTINGS = np.dtype(
         ("reward_mode", np.int64),  # REWARD_SCORE, REWARD_LOG or REWARD_ZERO
         ("illegal_reward", np.float64),
         ("max_steps", np.int64),  # steps after which an episode is truncated; 0 for no limit
+        ("max_illegal_streak", np.int64),  # illegal actions in a row that truncate it; 0 for no limit
+        ("end_exponent", np.int64),  # a tile of 2**end_exponent ends the episode; 0 for none
+        ("rows", np.int64),  # the board's size (twenty48.env.grids plays the sizes other than 4x4)
+        ("cols", np.int64),
         ("terminate_on_illegal", np.bool_),
+        ("staged_spawns", np.bool_),  # Merge 2048's spawns (twenty48.variants), else classic ones
     ],
     align=True,
 )
@@ -98,14 +107,50 @@ def next_seed(seed: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def restart(state: np.ndarray, i: int, seed: np.uint64) -> None:
-    """Start ``Game.new(seed)`` in game ``i``."""
+def staged_exponent(max_exponent: np.int64, hi: np.uint64) -> np.uint64:
+    """The exponent of a Merge 2048 spawn on a board whose largest tile is ``2**max_exponent``,
+    from the draw's high 32 bits ``hi``: ``Variant.spawn``'s stage and weights (2 and 4 below 256,
+    one value more per stage, each a third as likely as the next smaller one)."""
+    stage = (
+        0
+        if max_exponent < _FIRST_STAGE_EXPONENT
+        else min(MAX_STAGE, max_exponent - _FIRST_STAGE_EXPONENT + 1)
+    )
+    count = stage + 2
+    total = np.uint64((3**count - 1) // 2)
+    j = (hi * total) >> _U32
+    # Largest value first: the value of exponent e weighs 3**(count - e).
+    for exponent in range(count, 0, -1):
+        weight = np.uint64(3 ** (count - exponent))
+        if j < weight:
+            return np.uint64(exponent)
+        j -= weight
+    return np.uint64(1)
+
+
+@njit(cache=True)
+def spawn_tile(b: np.uint64, seed: np.uint64, index: np.uint64, staged: bool) -> np.uint64:
+    """``b`` with spawn ``index`` of game ``seed`` placed, as ``Game`` places it: classic odds, or
+    with ``staged`` Merge 2048's, which follow the largest tile of ``b`` (the board it lands on)."""
+    if not staged:
+        return bb.spawn(b, seed, index)
+    h = bb.draw(seed, index)
+    return bb.place_exponent(b, h, staged_exponent(bb.max_exponent(b), h >> _U32))
+
+
+@njit(cache=True)
+def restart(state: np.ndarray, i: int, seed: np.uint64, staged: bool) -> None:
+    """Start ``Game.new(seed)`` (of Merge 2048 with ``staged``) in game ``i``."""
     s = state[i]
     s.seed = seed
-    s.board = bb.new_board(seed)
+    b = np.uint64(0)
+    for index in range(STARTING_TILES):
+        b = spawn_tile(b, seed, np.uint64(index), staged)
+    s.board = b
     s.score = 0
     s.moves = 0
     s.steps = 0
+    s.illegal_streak = 0
     s.exact = False
     s.done = False
 
@@ -122,22 +167,37 @@ def reward_of(points: np.int64, mode: int) -> float:
 
 @njit(cache=True)
 def settle(
-    state: np.ndarray, i: int, legal: bool, points: np.int64, legal_mask: int, settings: np.ndarray
+    state: np.ndarray,
+    i: int,
+    legal: bool,
+    points: np.int64,
+    legal_mask: int,
+    max_exponent: np.int64,
+    settings: np.ndarray,
 ) -> tuple[float, bool, bool]:
     """The bookkeeping of a step of game ``i`` once its move is played (``legal``: the board
-    changed, scoring ``points``; ``legal_mask``: the moves legal now): (reward, terminated,
-    truncated). Every step counts toward truncation, illegal ones included."""
+    changed, scoring ``points``; ``legal_mask``: the moves legal now; ``max_exponent``: its largest
+    tile's): (reward, terminated, truncated). Every step counts toward the step limit, illegal ones
+    included; a legal one ends a run of illegal ones."""
     options = settings[0]
     s = state[i]
     s.steps += 1
     if legal:
         s.moves += 1
         s.score += points
+        s.illegal_streak = 0
         reward = reward_of(points, options.reward_mode)
     else:
+        s.illegal_streak += 1
         reward = options.illegal_reward
-    terminated = legal_mask == 0 or (not legal and options.terminate_on_illegal)
-    truncated = options.max_steps > 0 and s.steps >= options.max_steps
+    terminated = (
+        legal_mask == 0
+        or (not legal and options.terminate_on_illegal)
+        or (options.end_exponent > 0 and max_exponent >= options.end_exponent)
+    )
+    truncated = (options.max_steps > 0 and s.steps >= options.max_steps) or (
+        options.max_illegal_streak > 0 and s.illegal_streak >= options.max_illegal_streak
+    )
     s.done = terminated or truncated
     return reward, terminated, truncated
 
@@ -158,10 +218,10 @@ def step_board(
         return RULES, 0.0, False, False, 0
     legal = moved != b
     if legal:
-        b = bb.spawn(moved, s.seed, np.uint64(STARTING_TILES + s.moves))
+        b = spawn_tile(moved, s.seed, np.uint64(STARTING_TILES + s.moves), settings[0].staged_spawns)
         s.board = b
     mask = bb.legal_mask(b)
-    reward, terminated, truncated = settle(state, i, legal, points, mask, settings)
+    reward, terminated, truncated = settle(state, i, legal, points, mask, bb.max_exponent(b), settings)
     return (LEGAL if legal else ILLEGAL), reward, terminated, truncated, mask
 
 
@@ -191,10 +251,10 @@ def write_onehot(b: np.uint64, out: np.ndarray) -> np.int64:
     return best
 
 
-#: What a single-env step returns: (outcome, reward, terminated, legal mask, max exponent, score,
-#: moves, seed); the last three are the game's counters for ``info``, returned rather than read
-#: back from the record because a Python read of a record field costs more than the step.
-SingleStep = tuple[int, float, bool, int, np.int64, np.int64, np.int64, np.uint64]
+#: What a single-env step returns: (outcome, reward, terminated, truncated, legal mask, max exponent,
+#: score, moves, seed); the last three are the game's counters for ``info``, returned rather than
+#: read back from the record because a Python read of a record field costs more than the step.
+SingleStep = tuple[int, float, bool, bool, int, np.int64, np.int64, np.int64, np.uint64]
 
 
 @njit(cache=True)
@@ -203,20 +263,21 @@ def step_exponents(words: np.ndarray, action: int, setting_words: np.ndarray, ob
     the ``STATE`` record and the ``SETTINGS`` record as uint64 words. Nothing is written for
     ``RULES``."""
     state = words.view(STATE)
-    outcome, reward, terminated, _, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
+    outcome, reward, terminated, truncated, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
     s = state[0]
     e = np.int64(0) if outcome == RULES else write_exponents(s.board, obs)
-    return outcome, reward, terminated, mask, e, s.score, s.moves, s.seed
+    return outcome, reward, terminated, truncated, mask, e, s.score, s.moves, s.seed
 
 
 @njit(cache=True)
 def step_onehot(words: np.ndarray, action: int, setting_words: np.ndarray, obs: np.ndarray) -> SingleStep:
-    """``step_exponents`` with a one-hot observation."""
+    """``step_exponents`` with a one-hot observation (``obs`` may be a channel-last array's
+    channel-first view)."""
     state = words.view(STATE)
-    outcome, reward, terminated, _, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
+    outcome, reward, terminated, truncated, mask = step_board(state, 0, action, setting_words.view(SETTINGS))
     s = state[0]
     e = np.int64(0) if outcome == RULES else write_onehot(s.board, obs)
-    return outcome, reward, terminated, mask, e, s.score, s.moves, s.seed
+    return outcome, reward, terminated, truncated, mask, e, s.score, s.moves, s.seed
 
 
 @njit(cache=True)
@@ -246,10 +307,11 @@ def vector_observe(state: np.ndarray, which: np.ndarray, out: Outputs) -> None:
 
 
 @njit(cache=True)
-def vector_new_games(state: np.ndarray, which: np.ndarray, seeds: np.ndarray) -> None:
+def vector_new_games(state: np.ndarray, which: np.ndarray, seeds: np.ndarray, settings: np.ndarray) -> None:
     """Start ``Game.new(seeds[k])`` in game ``which[k]``."""
+    staged = settings[0].staged_spawns
     for k in range(which.shape[0]):
-        restart(state, which[k], np.uint64(seeds[k]))
+        restart(state, which[k], np.uint64(seeds[k]), staged)
 
 
 @njit(cache=True)
@@ -272,7 +334,7 @@ def vector_step(
     for i in range(state.shape[0]):
         s = state[i]
         if autoreset_next_step and s.done:
-            restart(state, i, next_seed(s.seed))
+            restart(state, i, next_seed(s.seed), settings[0].staged_spawns)
             out.rewards[i] = 0.0
             out.terminated[i] = False
             out.truncated[i] = False
@@ -300,3 +362,48 @@ def onehot_from_exponents(exps: np.ndarray, out: np.ndarray) -> None:
         for r in range(4):
             for c in range(4):
                 out[i, exps[i, r, c], r, c] = 1
+
+
+@njit(cache=True)
+def afterstates_of(
+    b: np.uint64,
+    reward_mode: int,
+    illegal_reward: float,
+    exps: np.ndarray,
+    rewards: np.ndarray,
+    legal: np.ndarray,
+) -> int:
+    """The four afterstates of bitboard ``b``: for direction ``d``, the board after the move and
+    before its spawn, as exponents in ``exps[d]`` (an illegal move's is ``b`` itself), the step's
+    reward in ``rewards[d]`` and whether the move is legal in ``legal[d]``. Returns the mask of the
+    directions left to the caller (a merge of two 32768 tiles), whose outputs are not written."""
+    deferred = 0
+    for d in range(4):
+        moved, points, overflows = bb.play(b, d)
+        if overflows:
+            deferred |= 1 << d
+            continue
+        changed = moved != b
+        legal[d] = changed
+        rewards[d] = reward_of(points, reward_mode) if changed else illegal_reward
+        write_exponents(moved, exps[d])
+    return deferred
+
+
+@njit(cache=True)
+def vector_afterstates(
+    state: np.ndarray, settings: np.ndarray, exps: np.ndarray, rewards: np.ndarray, legal: np.ndarray
+) -> np.ndarray:
+    """``afterstates_of`` for every game on the bitboard; returns each game's mask of directions
+    left to the caller (all four for an exact board)."""
+    options = settings[0]
+    deferred = np.empty(state.shape[0], dtype=np.int64)
+    for i in range(state.shape[0]):
+        s = state[i]
+        if s.exact:
+            deferred[i] = 0b1111
+        else:
+            deferred[i] = afterstates_of(
+                s.board, options.reward_mode, options.illegal_reward, exps[i], rewards[i], legal[i]
+            )
+    return deferred

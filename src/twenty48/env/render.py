@@ -13,6 +13,7 @@ from twenty48.rules import Board
 
 CELL = 100
 GAP = 12
+#: The picture of a 4x4 board is SIZE pixels square; a board of R x C is ``picture_size(R, C)``.
 SIZE = 4 * CELL + 5 * GAP
 #: Space kept between a number and the edge of its tile.
 MARGIN = 12
@@ -85,12 +86,18 @@ def _number(value: int) -> np.ndarray:
     return np.kron(row, np.ones((scale, scale), dtype=bool)).astype(bool)
 
 
+def picture_size(rows: int, cols: int) -> tuple[int, int]:
+    """(height, width) in pixels of the picture of a board of ``rows`` x ``cols``."""
+    return rows * CELL + (rows + 1) * GAP, cols * CELL + (cols + 1) * GAP
+
+
 def rgb(grid: np.ndarray) -> np.ndarray:
-    """A (SIZE, SIZE, 3) uint8 picture of a (4, 4) exponent grid."""
-    image = np.empty((SIZE, SIZE, 3), dtype=np.uint8)
+    """An RGB uint8 picture of an (R, C) exponent grid: (SIZE, SIZE, 3) for a 4x4."""
+    rows, cols = grid.shape
+    image = np.empty((*picture_size(rows, cols), 3), dtype=np.uint8)
     image[:] = BACKGROUND
-    for row in range(4):
-        for col in range(4):
+    for row in range(rows):
+        for col in range(cols):
             exponent = int(grid[row, col])
             y, x = cell_origin(row, col)
             tile = image[y : y + CELL, x : x + CELL]

@@ -10,15 +10,19 @@ more than the step; the batched info of the last reset or step is ``last_info``.
 ``env_method("action_masks")`` gives each board's legal actions, which is how sb3-contrib's
 ``MaskablePPO`` asks for them::
 
-    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
     from twenty48.env.sb3 import Twenty48SB3VecEnv
 
-    torch.set_num_threads(1)  # a small network: a second thread only waits on the first
     env = VecMonitor(Twenty48SB3VecEnv(256, obs="onehot", reward="log"))
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=4096, n_epochs=4, learning_rate=1e-3, seed=0)
     model.learn(700_000)  # under a minute on 2 cores: mean score 1,106 -> 2,173 (bench/ppo.py)
+
+The adapter sets ``torch.set_num_threads(1)`` when it is made (``torch_threads=1``): the small
+networks these recipes train spend more time handing work between torch's threads than computing,
+and the recipe above ran 5.5 times slower with torch's default (one thread per core, 2 cores).
+``torch_threads=N`` sets N, ``torch_threads=None`` leaves torch's setting alone (a large network on
+many cores).
 
 Needs the optional extra ``sb3``: ``pip install 'twenty48[sb3]'`` (it brings torch).
 """
@@ -32,6 +36,7 @@ import numpy as np
 
 try:
     import gymnasium as gym
+    import torch
     from stable_baselines3.common.vec_env import VecEnv
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 except ImportError as exc:  # pragma: no cover - depends on the installation
@@ -39,6 +44,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
         "twenty48.env.sb3 needs stable-baselines3: install the sb3 extra, pip install 'twenty48[sb3]'"
     ) from exc
 
+from twenty48.checks import is_int
 from twenty48.env.config import consecutive_seeds
 from twenty48.env.vector import INFO_KEYS, Twenty48VectorEnv
 
@@ -48,15 +54,23 @@ _PER_BOARD_METHODS = ("action_masks",)
 
 class Twenty48SB3VecEnv(VecEnv):
     """``num_envs`` boards of ``Twenty48VectorEnv`` (same options: ``obs``, ``reward``,
-    ``illegal_action``, ``illegal_penalty``, ``max_episode_steps``, ``render_mode``) as an SB3 ``VecEnv``.
+    ``illegal_action``, ``illegal_penalty``, ``variant``, ``end_at_tile``, ``max_illegal_streak``,
+    ``max_episode_steps``, ``render_mode``) as an SB3 ``VecEnv``; ``torch_threads`` is torch's
+    thread count to set (see the module; None leaves it alone).
 
     ``seed(s)`` (as SB3's ``model = Algo(..., seed=s)`` calls it) makes the next reset start board i
     from game seed ``s + i``, so training runs replay exactly as the vector env's do."""
 
-    def __init__(self, num_envs: int, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self, num_envs: int, render_mode: str | None = None, *, torch_threads: int | None = 1, **options: Any
+    ) -> None:
         if "autoreset_mode" in options:
             raise ValueError("SB3 expects same-step autoreset; Twenty48SB3VecEnv sets autoreset_mode itself")
+        if torch_threads is not None and (not is_int(torch_threads) or torch_threads < 1):
+            raise ValueError(f"torch_threads must be a positive integer or None, got {torch_threads!r}")
         self.vector_env = Twenty48VectorEnv(num_envs, render_mode, autoreset_mode="SameStep", **options)
+        if torch_threads is not None:
+            torch.set_num_threads(int(torch_threads))
         #: The batched info (see ``twenty48.env``) of the last reset or step.
         self.last_info: dict[str, Any] = {}
         self._actions: np.ndarray | None = None

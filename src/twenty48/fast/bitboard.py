@@ -205,14 +205,14 @@ def draw(seed: np.uint64, index: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit("uint64(uint64, uint64)", cache=True)
-def place(b: np.uint64, h: np.uint64) -> np.uint64:
-    """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does.
-    The board must have an empty cell."""
+@njit("uint64(uint64, uint64, uint64)", cache=True)
+def place_exponent(b: np.uint64, h: np.uint64, exponent: np.uint64) -> np.uint64:
+    """Put a tile of ``2**exponent`` on the empty cell that the low 32 bits of ``h`` pick, as
+    ``spawns.split_draw`` does (the high 32 bits are the value's, see ``place``). The board must
+    have an empty cell."""
     empty = empty_mask(b)
     n = np.uint64(count_empty(b))
     k = ((h & _LOW32) * n) >> _U32
-    exponent = np.uint64(2) if (((h >> _U32) * _U10) >> _U32) == 0 else _U1
     for i in range(16):
         shift = np.uint64(4 * i)
         if (empty >> shift) & _U1:
@@ -220,6 +220,14 @@ def place(b: np.uint64, h: np.uint64) -> np.uint64:
                 return b | (exponent << shift)
             k -= _U1
     return b
+
+
+@njit("uint64(uint64, uint64)", cache=True)
+def place(b: np.uint64, h: np.uint64) -> np.uint64:
+    """Place the tile that random number ``h`` picks, exactly as ``spawns.spawn_choice`` does.
+    The board must have an empty cell."""
+    exponent = np.uint64(2) if (((h >> _U32) * _U10) >> _U32) == 0 else _U1
+    return place_exponent(b, h, exponent)
 
 
 @njit("uint64(uint64, uint64, uint64)", cache=True)

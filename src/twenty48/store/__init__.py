@@ -29,7 +29,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.replay(player.id, game_id)          # Replay(seed, variant, actions, start, ...) of a finished game
     store.games(player.id, sort="score", variant="classic", finished=True)  # sorted, filtered pages
     store.positions(player.id, game_id, first=0, count=100)  # Positions: boards after moves 0, 1, ...
-    store.stats(player.id, "classic", assisted=False)         # Stats over finished unassisted games
+    store.stats(player.id, "classic", assisted=False)         # Stats over ended unassisted games
     store.note_hint(player.id, game_id, revision)  # count a hint asked (once per position)
     store.move(player.id, game_id, "left", revision=..., auto=True)  # an auto-played move, counted
     store.delete_game(player.id, game_id)
@@ -173,6 +173,7 @@ from twenty48.store.records import (
     Profile,
     Replay,
     Stats,
+    Status,
     TransferCode,
 )
 from twenty48.store.reviews.operations import ReviewRecord, ReviewRequest
@@ -231,6 +232,7 @@ __all__ = [
     "ReviewRequest",
     "StaleRevisionError",
     "Stats",
+    "Status",
     "Store",
     "StoreError",
     "StoreUnreadableError",

@@ -27,6 +27,19 @@ class Player:
     current_game_id: int | None
 
 
+#: What became of a game (``game_status``).
+Status = Literal["playing", "ended", "abandoned"]
+
+
+def game_status(over: bool, won: bool, finished: bool) -> Status:
+    """``"playing"`` while the game takes moves; ``"ended"`` once it is over (no legal move) or,
+    left for a new game, after it was won (2048 made: the win banner itself offers a new game
+    beside keeping going); ``"abandoned"``: replaced by a new game before it was over or won."""
+    if not finished:
+        return "playing"
+    return "ended" if over or won else "abandoned"
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """An immutable snapshot of a stored game, safe to hand to other threads."""
@@ -67,6 +80,11 @@ class GameRecord:
     @property
     def finished(self) -> bool:
         return self.over or not self.current
+
+    @property
+    def status(self) -> Status:
+        """``"playing"``, ``"ended"`` or ``"abandoned"``: see ``game_status``."""
+        return game_status(self.over, self.won, self.finished)
 
     @property
     def max_tile(self) -> int:
@@ -117,17 +135,22 @@ class GameSummary:
         return self.over or not self.current
 
     @property
+    def status(self) -> Status:
+        """``"playing"``, ``"ended"`` or ``"abandoned"``: see ``game_status``."""
+        return game_status(self.over, self.won, self.finished)
+
+    @property
     def secret(self) -> bool:
         """As ``GameRecord.secret``: ranked and still playable, so neither replayed nor exported."""
         return seed_withheld(self.ranked, self.over, self.current, self.daily)
 
     @property
     def assisted(self) -> bool | None:
-        """Any hint, auto-played move or undo; None when the counts are unknown."""
+        """Any hint, auto-played move or undo; None when none is known and a count is unknown."""
         counts = (self.hints, self.auto_moves, self.undos)
-        if any(c is None for c in counts):
-            return None
-        return any(counts)
+        if any(counts):
+            return True
+        return None if None in counts else False
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,31 +222,41 @@ class FirstReach:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """One variant's figures for one player; the score figures are over finished games."""
+    """One variant's figures for one player. The figures from ``best`` on are over the ``counted``
+    games: the ended ones, and the abandoned ones too when they were asked for (``game_status``)."""
 
     variant: str
     games: int
-    finished: int
+    #: Games that ended (game over, or won) and games abandoned (replaced before they ended).
+    ended: int
+    abandoned: int
+    #: The games the figures are over.
+    counted: int
     best: int | None
     mean: float | None
     median: float | None
-    #: Tile (128 up to the one above the largest reached) -> fraction of finished games whose largest
+    #: Tile (128 up to the one above the largest reached) -> fraction of the games whose largest
     #: tile reached it.
     reach: dict[int, float]
     first_reach: dict[int, FirstReach]
-    #: Fraction of finished games won (a merge made 2048).
+    #: Fraction of the games won (a merge made 2048).
     win_rate: float | None
-    #: Runs of finished games (in the order played) whose largest tile reached 2048: the run
-    #: still going at the newest game, and the longest.
+    #: Runs of the games (in the order played) whose largest tile reached 2048: the run still
+    #: going at the newest game, and the longest.
     streak_current: int
     streak_best: int
-    #: Scores of the last 100 finished games, oldest first.
+    #: Scores of the last 100 games, oldest first.
     recent: tuple[int, ...]
 
+    @property
+    def finished(self) -> int:
+        """The games that take no more moves: ended or abandoned."""
+        return self.ended + self.abandoned
+
     @classmethod
-    def unfinished(cls, variant: str, games: int = 0) -> Stats:
-        """The figures of a player who has finished none of their ``games`` yet."""
-        return cls(variant, games, 0, None, None, None, {}, {}, None, 0, 0, ())
+    def unfinished(cls, variant: str, games: int = 0, ended: int = 0, abandoned: int = 0) -> Stats:
+        """The figures of a player none of whose ``games`` is counted yet."""
+        return cls(variant, games, ended, abandoned, 0, None, None, None, {}, {}, None, 0, 0, ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -230,7 +230,8 @@ class Store:
         a legal move is committed before this returns, an illegal one writes nothing. Raises
         ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
         a single-tile move on a game whose variant has none. ``auto``: the move was auto-played
-        (counted in the game's assisted counts). ``today``: the UTC date, which the server passes
+        (counted in the game's assisted counts, unless ``note_hint(..., auto=True)`` counted it
+        already at this position). ``today``: the UTC date, which the server passes
         (the terminal plays no daily game): a daily game of an earlier day is played on unranked,
         its day's leaderboard keeping it as the day left it (``twenty48.store.ranking``); the same
         for every action below."""
@@ -251,17 +252,25 @@ class Store:
         return self._games.keep_going(player_id, game_id, revision=revision, today=today)
 
     def note_hint(
-        self, player_id: int, game_id: int, revision: int | None = None, *, today: str | None = None
+        self,
+        player_id: int,
+        game_id: int,
+        revision: int | None = None,
+        *,
+        auto: bool = False,
+        today: str | None = None,
     ) -> GameRecord:
         """Count a hint asked on the game at ``revision`` (None: as it stands) and return the game
-        as the hint sees it; asking again at that revision counts nothing. The game's revision does
+        as the hint sees it; asking again at that revision counts nothing. ``auto``: the hint is
+        auto-play's, asked for the move it then plays: it counts as that auto-played move (not as
+        a hint), which ``move(..., auto=True)`` then does not count again. The game's revision does
         not change (a hint is not an action), but a hint is refused as an action is, counting
         nothing: on a game that is over or replaced (``GameFinishedError``) or at a revision that
         is not the current one (``StaleRevisionError``). The check and the count are one
         transaction, so a hint and the move that ends a ranked game come in one order: a hint
         first unranks the game before it can reach a leaderboard; a hint after it is refused, and
         the game stays on the leaderboard as it ended, unassisted. ``today``: as for ``move``."""
-        return self._games.note_hint(player_id, game_id, revision, today=today)
+        return self._games.note_hint(player_id, game_id, revision, auto=auto, today=today)
 
     def replay(self, player_id: int, game_id: int) -> Replay:
         """The seed, variant, start and moves of a finished game:
@@ -294,10 +303,11 @@ class Store:
             player_id, limit=limit, before=before, sort=sort, variant=variant, finished=finished
         )
 
-    def stats(self, player_id: int, variant: str, *, assisted: bool = True) -> Stats:
-        """The player's figures in ``variant``; ``assisted=False`` counts only games known to have
-        had no hint, auto-played move or undo."""
-        return self._archive.stats(player_id, variant, assisted=assisted)
+    def stats(self, player_id: int, variant: str, *, assisted: bool = True, abandoned: bool = False) -> Stats:
+        """The player's figures in ``variant``, over the games that ended (``abandoned=True``: and
+        those abandoned); ``assisted=False`` counts only games known to have had no hint,
+        auto-played move or undo."""
+        return self._archive.stats(player_id, variant, assisted=assisted, abandoned=abandoned)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
         """Remove one of the player's games (its moves and state); if it was the current game the

@@ -6,15 +6,15 @@ their Python definitions (``twenty48.tui.styles``).
 
 from __future__ import annotations
 
-import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Console
-from textual import constants
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import LineFilter
 
+from twenty48.commands.messages import error_line
 from twenty48.game import Game
 from twenty48.palette import PALETTES
 from twenty48.store import (
@@ -25,27 +25,12 @@ from twenty48.store import (
     StoreUnreadableError,
     open_store,
 )
+from twenty48.tui.colours import WithoutColour, detected_color_system, palette_for
 from twenty48.tui.dialogs import Choice, DatabaseErrorDialog
 from twenty48.tui.game_screen import GameScreen
 from twenty48.tui.session import Session
 from twenty48.tui.solver import SolverSettings
 from twenty48.tui.styles import css_variables
-
-
-def palette_for(color_system: str | None) -> str:
-    """The palette for a Rich colour system: true colour and 256 colours have their own; 16 colours,
-    the Windows console's and none at all (``TERM=dumb``) get the 16-colour one."""
-    return color_system if color_system in ("truecolor", "256") else "16"
-
-
-def detected_palette() -> str:
-    """The palette for this terminal, from the colour system Textual's console will detect: Rich's
-    rules on ``COLORTERM`` and ``TERM`` (``truecolor``/``24bit``; ``*-256color``; other terminals
-    16 colours; ``dumb`` none), unless ``TEXTUAL_COLOR_SYSTEM`` names one."""
-    console = Console(
-        color_system=constants.COLOR_SYSTEM, file=io.StringIO(), force_terminal=True, legacy_windows=False
-    )
-    return palette_for(console.color_system)
 
 
 class Twenty48App(App[None]):
@@ -71,7 +56,10 @@ class Twenty48App(App[None]):
             raise ValueError(f"palette must be one of {', '.join(PALETTES)}, got {palette!r}")
         #: The board's palette: ``palette`` when given, else the terminal's (``detected_palette``).
         #: Set first: Textual reads the CSS variables, which depend on it, while it initialises.
-        self.palette = palette if palette is not None else detected_palette()
+        system = detected_color_system() if palette is None else palette
+        self.palette = palette_for(system)
+        #: The terminal shows no colour: everything is drawn without (``WithoutColour``).
+        self.colourless = system is None
         super().__init__()
         if self.palette == "16":
             # Named colours as the terminal defines them, not converted to RGB through a theme.
@@ -86,6 +74,12 @@ class Twenty48App(App[None]):
         self.settings = settings if settings is not None else SolverSettings()
         self.store: Store | None = None
         self.game_screen: GameScreen | None = None
+        #: Why the saved games could not be opened, while the player is asked what to do.
+        self._problem = ""
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        filters = super().get_line_filters()
+        return [*filters, WithoutColour()] if self.colourless else filters
 
     def get_css_variables(self) -> dict[str, str]:
         return {**super().get_css_variables(), **css_variables(self.palette)}
@@ -101,6 +95,7 @@ class Twenty48App(App[None]):
             )
         except StoreError as exc:
             self._close_store()
+            self._problem = str(exc)
             self.push_screen(
                 DatabaseErrorDialog(str(self.db_path), str(exc), kind=_problem(exc, self.db_path)),
                 callback=self._after_database_error,
@@ -113,6 +108,7 @@ class Twenty48App(App[None]):
             try:
                 Store.set_aside(self.db_path)
             except OSError as exc:
+                self._problem = f"{self.db_path} could not be moved aside: {exc}"
                 self.push_screen(
                     DatabaseErrorDialog(
                         str(self.db_path), f"It could not be moved aside: {exc}", kind="unreachable"
@@ -125,6 +121,17 @@ class Twenty48App(App[None]):
             self._open()
         elif choice is Choice.PLAY_UNSAVED:
             self._start(Session.unsaved(self._start_game, self._start_seed, self._start_variant))
+        else:
+            self._quit()
+
+    async def action_quit(self) -> None:
+        self._quit()
+
+    def _quit(self) -> None:
+        if self.game_screen is None:
+            # Quit from the database's dialog, nothing played: the exit status tells a script, the
+            # line the player why.
+            self.exit(return_code=1, message=error_line("play", self._problem))
         else:
             self.exit()
 

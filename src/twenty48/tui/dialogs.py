@@ -18,6 +18,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from twenty48.wording import count
+
 
 class Choice(Enum):
     """What the player chose in a dialog; the value is the id of its button."""
@@ -142,9 +144,16 @@ class GameOverDialog(ChoiceDialog):
 
     escape_choice = Choice.CLOSE
 
-    def __init__(self, score: int, best: int, won: bool) -> None:
+    def __init__(self, score: int, best_before: int, won: bool) -> None:
+        """``best_before``: the player's best in the variant before this game; only a higher score
+        is a new best."""
         reached = "You reached 2048. " if won else ""
-        record = " A new best!" if score >= best and score > 0 else f" Best: {best}."
+        if score > best_before:
+            record = " A new best!"
+        elif score == best_before:
+            record = " The same as your best."
+        else:
+            record = f" Best: {best_before}."
         super().__init__(
             "Game over!",
             f"{reached}No move is left.\nFinal score: {score}.{record}",
@@ -163,7 +172,7 @@ class ConfirmNewGame(ChoiceDialog):
     def __init__(self, score: int, moves: int) -> None:
         super().__init__(
             "Start a new game?",
-            f"The game in progress ({moves} moves, score {score}) will end here.",
+            f"The game in progress ({count(moves, 'move')}, score {score}) will end here.",
             [
                 Option(Choice.NEW_GAME, "New game", "y"),
                 Option(Choice.CANCEL, "Keep playing", "n", primary=True),

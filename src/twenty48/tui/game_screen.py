@@ -10,49 +10,43 @@ the hint panel never shows a ranking for any other position (not even during aut
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from twenty48.ai import warm_up
 from twenty48.game import Game, Turn
 from twenty48.palette import ACCENT
 from twenty48.rules import Board, Direction
+from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
 from twenty48.tui.history_screen import open_history
 from twenty48.tui.session import ChangedElsewhere, Session
 from twenty48.tui.solver import SolverAnswer, SolverSettings, solve
-from twenty48.tui.widgets import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
-    BoardView,
-    HintPanel,
-    StatBox,
-    board_geometry,
-)
+from twenty48.tui.widgets import BoardGeometry, BoardView, HintPanel, StatBox
 from twenty48.variants import CLASSIC
 
 #: How long a spawned or merged tile stays marked.
 MARK_SECONDS = 0.35
 
 _MOVE_KEYS = Binding.Group("Move", compact=True)
-#: The actions that need the board on screen; refused while the terminal is too small.
-_PLAY_ACTIONS = frozenset({"move", "undo", "new_game", "hint", "autoplay"})
 
 
-class GameScreen(Screen[None]):
+class GameScreen(BoardScreen):
     """The board, the score boxes, the hint panel and the key bindings of a game. Its looks are in
     twenty48.tcss."""
+
+    BOARD_ACTIONS = frozenset({"move", "undo", "new_game", "hint", "autoplay"})
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move('up')", "Move", group=_MOVE_KEYS),
@@ -74,8 +68,9 @@ class GameScreen(Screen[None]):
 
     #: Whether the solver is playing; the status lines say so.
     autoplay: var[bool] = var(False, init=False)
-    #: Whether the terminal is too small for the board: a message replaces it and play is refused.
-    too_small: var[bool] = var(False, init=False, toggle_class="-too-small", bindings=True)
+    #: Whether the solver is loaded (compiled, the first run after installing): until then the hint
+    #: panel says it is being prepared instead of thinking.
+    solver_ready: var[bool] = var(False, init=False)
     #: Whether the footer offers undo. The footer is rebuilt on every bindings refresh, so a var
     #: refreshes them only when undo's state flips.
     undo_offered: var[bool] = var(False, init=False, bindings=True)
@@ -96,6 +91,9 @@ class GameScreen(Screen[None]):
         self._thinking_about: int | None = None
         #: The position whose ranking the hint panel shows, if it shows one.
         self._ranked: int | None = None
+        #: When the screen started preparing the solver, and the timer that shows how long for.
+        self._mounted_at = time.monotonic()
+        self._preparing_timer: Timer | None = None
 
     @property
     def game(self) -> Game:
@@ -104,7 +102,7 @@ class GameScreen(Screen[None]):
     # ---- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="body"):
+        with Horizontal(id="body", classes="board-body"):
             with Vertical(id="board-area"):
                 yield BoardView(palette=self.palette, id="board")
             with Vertical(id="side"):
@@ -119,37 +117,24 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
+        super().on_mount()
         self._show()
         self._offer_dialog()
         self._warm_up()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
+    def leave_hint(self) -> str:
+        return "press q to quit" + (" (the game is saved)." if self.session.saving else ".")
 
-    def on_screen_resume(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        geometry = board_geometry(width, height)
-        if geometry is not None:
-            self.query_one(BoardView).resize_to(geometry)
-        else:
-            self.query_one("#too-small", Static).update(
-                f"This terminal is {width}x{height}.\n"
-                f"2048 needs at least {MIN_WIDTH}x{MIN_HEIGHT} to show the board.\n\n"
-                "Make the window larger, or press q to quit"
-                + (" (the game is saved)." if self.session.saving else ".")
-            )
+    def fit(self, width: int, height: int) -> BoardGeometry | None:
+        geometry = super().fit(width, height)
+        if geometry is None:
             self._stop_autoplay()
-        self.too_small = geometry is None
+        return geometry
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in _PLAY_ACTIONS and self.too_small:
-            return False
-        if action == "undo" and not self.game.can_undo:
+        if action == "undo" and not self.game.can_undo and not self.too_small:
             return None
-        return True
+        return super().check_action(action, parameters)
 
     # ---- drawing --------------------------------------------------------------------------------
 
@@ -183,9 +168,23 @@ class GameScreen(Screen[None]):
             return
         hint = self.query_one(HintPanel)
         if self.autoplay or self._thinking_about == self._position:
-            hint.show_thinking(self.game.board)
+            hint.show_thinking(self.game.board, preparing=self._preparing())
         elif hint.board is not None:
             hint.show_idle()
+
+    def _preparing(self) -> float | None:
+        """Seconds the solver has been being prepared, while it is; None once it is ready. While
+        the panel waits for it, it says so every second."""
+        if self.solver_ready:
+            return None
+        if self._preparing_timer is None:
+            self._preparing_timer = self.set_interval(1.0, self._show_hint_state)
+        return time.monotonic() - self._mounted_at
+
+    def watch_solver_ready(self, ready: bool) -> None:
+        if ready and self._preparing_timer is not None:
+            self._preparing_timer.stop()
+            self._preparing_timer = None
 
     def _show_status(self) -> None:
         game = self.game
@@ -214,7 +213,7 @@ class GameScreen(Screen[None]):
         if game.over:
             self._stop_autoplay()
             self.app.push_screen(
-                GameOverDialog(game.score, self.session.best, game.won),
+                GameOverDialog(game.score, self.session.best_before, game.won),
                 callback=self._new_game_if_chosen,
             )
         elif game.won and not game.keep_playing:
@@ -259,7 +258,7 @@ class GameScreen(Screen[None]):
             hint.show_ranking(self.game.board, {})
             self._ranked = self._position
             return
-        hint.show_thinking(self.game.board)
+        hint.show_thinking(self.game.board, preparing=self._preparing())
         with self._session_action():
             self.session.note_hint()
         self._ask_solver(self.settings.hint_seconds)
@@ -331,11 +330,27 @@ class GameScreen(Screen[None]):
         self._thinking_about = self._position
         self._rank(self.game.board, self._position, seconds)
 
-    @work(thread=True, group="solver", exit_on_error=False)
     def _warm_up(self) -> None:
-        # Loading the compiled search takes a moment (longer the very first time, while numba compiles):
-        # done now, in the background, the first hint or auto-played move does not wait for it.
-        warm_up()
+        # Loading the compiled search takes a moment, and the first run after installing compiles it
+        # (up to a minute): done in the background from the start, so the board is there at once and
+        # the first hint waits for what is left, saying so (``_preparing``). The solver is imported
+        # there, not with the screen, for the same reason. A daemon thread, not a Textual worker:
+        # the app waits for its workers when it quits, and a compile cannot be interrupted.
+        threading.Thread(target=self._load_solver, name="solver-warm-up", daemon=True).start()
+
+    def _load_solver(self) -> None:
+        from twenty48.ai import warm_up
+
+        try:
+            warm_up()
+        finally:
+            # The player may have quit meanwhile: then there is no app left to tell.
+            with suppress(RuntimeError):
+                self.app.call_from_thread(self._solver_warm)
+
+    def _solver_warm(self) -> None:
+        self.solver_ready = True
+        self._show_hint_state()
 
     @work(thread=True, group="solver", exit_on_error=False)
     def _rank(self, board: Board, position: int, seconds: float) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -20,7 +19,9 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from twenty48.store import GameNotFoundError, Position, Store, StoreError
-from twenty48.tui.widgets import BoardView, StatBox, board_geometry
+from twenty48.tui.board_screen import BoardScreen
+from twenty48.tui.widgets import BoardGeometry, BoardView, StatBox
+from twenty48.wording import STATUS_WORDS, assists, count
 
 #: Games fetched per page of the list; the next page comes when the cursor nears the end.
 LIST_PAGE = 50
@@ -34,21 +35,12 @@ DEFAULT_SPEED = 5
 LEAP = 100
 
 
-def _assisted(summary: object) -> str:
-    counts = [getattr(summary, name, None) for name in ("hints", "auto_moves", "undos")]
-    if any(count is None for count in counts):
-        return "unknown"
-    hints, auto, undos = counts
-    parts = [f"{n} {label}" for n, label in ((hints, "hints"), (auto, "auto"), (undos, "undos")) if n]
-    return ", ".join(parts) or "no"
-
-
 class HistoryScreen(Screen[None]):
     """The player's games in a table; Enter opens a replay, Escape goes back to the game."""
 
     DEFAULT_CSS = """
     HistoryScreen { background: $palette-page; color: $palette-text; }
-    HistoryScreen #history-title { height: 1; margin: 1 1 0 1; text-style: bold; }
+    HistoryScreen #history-title { height: auto; margin: 1 1 0 1; text-style: bold; }
     HistoryScreen DataTable { height: 1fr; margin: 1; }
     """
 
@@ -73,7 +65,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Finished", "Assisted")
+        table.add_columns("Game", "Started", "Mode", "Score", "Largest", "Moves", "Status", "Assisted")
         self._load()
         table.focus()
 
@@ -94,8 +86,8 @@ class HistoryScreen(Screen[None]):
                 Text(f"{game.score:,}", justify="right"),
                 Text(str(game.max_tile), justify="right"),
                 Text(str(game.moves), justify="right"),
-                "yes" if game.finished else "playing",
-                _assisted(game),
+                STATUS_WORDS[game.status],
+                assists(game),
                 key=str(game.id),
             )
         self._next = games[-1].id if len(games) == LIST_PAGE else None
@@ -152,8 +144,11 @@ class PositionPages:
         return self.total - 1
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(BoardScreen):
     """One game, move by move: step, jump, or play it back with the new and merged tiles marked."""
+
+    BOARD_ACTIONS = frozenset({"step", "go", "go_last", "leap", "toggle_play", "speed"})
+    drawn_by = "The replay"
 
     DEFAULT_CSS = """
     ReplayScreen { background: $palette-page; color: $palette-text; }
@@ -190,7 +185,7 @@ class ReplayScreen(Screen[None]):
         self._positions: PositionPages | None = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="replay-body"):
+        with Horizontal(id="replay-body", classes="board-body"):
             with Vertical(id="replay-board"):
                 yield BoardView(palette=self.palette, id="board")
             with Vertical(id="replay-side"):
@@ -199,10 +194,14 @@ class ReplayScreen(Screen[None]):
                     yield StatBox("score", id="replay-score")
                     yield StatBox("move", id="replay-move")
                 yield Static(id="replay-status")
+        yield Static(id="too-small")
         yield Footer()
 
+    def leave_hint(self) -> str:
+        return "press Escape to go back."
+
     def on_mount(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
+        super().on_mount()
         try:
             self._positions = PositionPages(self.store, self.player_id, self.game_id)
         except (GameNotFoundError, StoreError) as exc:
@@ -211,13 +210,11 @@ class ReplayScreen(Screen[None]):
             return
         self._go(self.move)
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        geometry = board_geometry(width, height)
-        if geometry is not None:
-            self.query_one(BoardView).resize_to(geometry)
+    def fit(self, width: int, height: int) -> BoardGeometry | None:
+        geometry = super().fit(width, height)
+        if geometry is None:
+            self._pause()
+        return geometry
 
     # ---- showing a position ---------------------------------------------------------------------
 
@@ -248,7 +245,7 @@ class ReplayScreen(Screen[None]):
 
     def _show_status(self) -> None:
         assert self._positions is not None
-        state = f"▶ playing, {self.speed} moves/s" if self._player is not None else "paused"
+        state = f"▶ playing, {count(self.speed, 'move')}/s" if self._player is not None else "paused"
         self.query_one("#replay-status", Static).update(
             f"Move {self.move} of {self._positions.last}\n{state}\n\n"
             "← → step · Home/End · PgUp/PgDn ±100\nspace plays · + - speed · Esc back"

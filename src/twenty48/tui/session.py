@@ -48,10 +48,14 @@ _Action = Callable[[_Saved], GameRecord]
 class Session:
     """One player's current game, saved after every action when a store is attached."""
 
-    def __init__(self, game: Game, *, saved: _Saved | None = None, best: int = 0) -> None:
+    def __init__(
+        self, game: Game, *, saved: _Saved | None = None, best: int = 0, best_before: int = 0
+    ) -> None:
         self.game = game
         self._saved = saved
         self._best = best
+        #: The best score of the game's variant before this game (see ``best_before``).
+        self._best_before = best_before
         #: Why saving stopped, until the screen has told the player (see ``take_save_error``).
         self._save_error: str | None = None
 
@@ -85,7 +89,7 @@ class Session:
     def _from_record(cls, store: Store, record: GameRecord) -> Session:
         game = store.load_game(record.player_id, record.id)
         saved = _Saved(store, record.player_id, record.id, record.revision)
-        return cls(game, saved=saved, best=record.best_score)
+        return cls(game, saved=saved, best=record.best_score, best_before=_best_before(store, record))
 
     # ---- state ----------------------------------------------------------------------------------
 
@@ -97,6 +101,12 @@ class Session:
     def best(self) -> int:
         """The best score the player ever reached in this game's variant, this game included."""
         return max(self._best, self.game.score)
+
+    @property
+    def best_before(self) -> int:
+        """The best score in this game's variant before this game: only a score above it is a new
+        best (a game that equals it is not)."""
+        return self._best_before
 
     def take_save_error(self) -> str | None:
         """Why the last action could not be saved (the session then plays on unsaved), once."""
@@ -145,7 +155,7 @@ class Session:
 
     def new_game(self, seed: int | None = None) -> None:
         """Start a new game of the same variant; it replaces this one as the player's current game."""
-        self._best = self.best
+        self._best = self._best_before = self.best
         game = Game.new(seed, self.game.variant)
         saved = self._saved
         if saved is not None:
@@ -174,6 +184,7 @@ class Session:
                 saved.game_id, saved.revision = record.id, record.revision
                 # The store's best for that game's variant (the other window may have changed it).
                 self._best = record.best_score
+                self._best_before = _best_before(saved.store, record)
                 raise ChangedElsewhere(str(exc)) from exc
         except StoreError as exc:
             self._stop_saving(exc)
@@ -184,3 +195,12 @@ class Session:
     def _stop_saving(self, error: StoreError) -> None:
         self._saved = None
         self._save_error = str(error)
+
+
+def _best_before(store: Store, record: GameRecord) -> int:
+    """The player's best in the variant of ``record`` before that game: the stored best, unless the
+    game itself holds it, then the best of the player's other games."""
+    if record.score < record.best_score:
+        return record.best_score
+    rivals = store.games(record.player_id, sort="score", variant=record.variant, limit=2)
+    return max((g.score for g in rivals if g.id != record.id), default=0)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from twenty48.ai import rank_moves
 from twenty48.rules import Board, Direction
 
 
@@ -52,6 +51,9 @@ def solve(board: Board, position: int, seconds: float, depth: int | None) -> Sol
     for a worker thread; it never raises, since the UI must survive any solver failure and say what
     it was."""
     try:
+        # Imported here, in the worker: importing the solver compiles it on the first run.
+        from twenty48.ai import rank_moves
+
         ranking = rank_moves(board, depth=depth, time_limit=seconds)
     except Exception as exc:
         return SolverAnswer(board, position, None, f"{type(exc).__name__}: {exc}")

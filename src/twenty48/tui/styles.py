@@ -8,28 +8,36 @@ name them as variables (``$palette-frame``, ``$side-width``...) instead of repea
 
 from __future__ import annotations
 
-from twenty48.palette import ACCENT, BUTTON, FRAME, FRAME_16, LIGHT_TEXT, PAGE, PALETTES, TEXT
+from twenty48.palette import ACCENT, BUTTON, FRAME, FRAME_16, LIGHT_TEXT, PAGE, PALETTES, TEXT, TRUE_COLOUR
 from twenty48.tui import dialogs
 from twenty48.tui.widgets import GAP_X, GAP_Y, MINIMUM, PAD_X, PAD_Y, SIDE_WIDTH
 
-_NO_SHADE = {"dialog-shade": "0%", "win-shade": "0%", "game-over-shade": "0%"}
+#: Nothing shades the screen behind a dialog: it shows through, board and all.
+_NO_SHADE = {
+    "dialog-backdrop": "transparent",
+    "win-backdrop": "transparent",
+    "game-over-backdrop": "transparent",
+}
 _WEB_COLOURS = {
     "palette-page": PAGE,
     "palette-text": TEXT,
     "palette-frame": FRAME,
+    "palette-border": FRAME,
     "palette-light-text": LIGHT_TEXT,
     "palette-button": BUTTON,
     "palette-accent": ACCENT,
 }
-#: The screen's own colours per palette. Only true colour shades the screen behind a dialog: a
-#: translucent shade mixes colours a 256- or 16-colour terminal does not have, and its nearest ones
-#: tinted the whole screen pink and hid the digits of the 8 to 64 tiles.
+#: The screen's own colours per palette. Only true colour shades the screen behind a dialog (the win
+#: dialog with the 2048 tile's colour, game over with the 2 tile's): a translucent shade mixes colours
+#: a 256- or 16-colour terminal does not have, and its nearest ones tinted the whole screen pink and
+#: hid the digits of the 8 to 64 tiles; a named colour is never translucent, so a shade of it painted
+#: the whole screen solid over the board.
 _SCREEN_COLOURS: dict[str, dict[str, str]] = {
     "truecolor": {
         **_WEB_COLOURS,
-        "dialog-shade": "60%",
-        "win-shade": "50%",
-        "game-over-shade": "73%",
+        "dialog-backdrop": f"{PAGE} 60%",
+        "win-backdrop": f"{TRUE_COLOUR[2048].background} 50%",
+        "game-over-backdrop": f"{TRUE_COLOUR[2].background} 73%",
     },
     # The web colours, which Textual downgrades well enough outside the board.
     "256": {
@@ -41,6 +49,9 @@ _SCREEN_COLOURS: dict[str, dict[str, str]] = {
         "palette-page": "ansi_default",
         "palette-text": "ansi_default",
         "palette-frame": FRAME_16,
+        # A line on the terminal's own background: its text colour shows on a dark or a light one
+        # (the frame's black vanished on a dark terminal).
+        "palette-border": "ansi_default",
         "palette-light-text": "ansi_bright_white",
         "palette-button": "ansi_blue",
         "palette-accent": "ansi_red",
@@ -56,8 +67,7 @@ def css_variables(palette: str) -> dict[str, str]:
     tiles = PALETTES[palette]
     return {
         **_SCREEN_COLOURS[palette],
-        # The dialogs borrow two tiles' colours: the first tile for game over, the 2048 tile for a win.
-        "tile-2": tiles[2].background,
+        # The win dialog's border wears the 2048 tile's colour.
         "tile-2048": tiles[2048].background,
         **_SIZES,
     }

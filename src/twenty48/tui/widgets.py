@@ -15,7 +15,6 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from twenty48.ai.standing import standings
 from twenty48.palette import ACCENT, LIGHT_TEXT, tile_colours
 from twenty48.rules import CELLS, Board, Direction
 
@@ -213,7 +212,7 @@ class HintPanel(Static):
     HintPanel {
         height: 6;
         padding: 0 1;
-        border: round $palette-frame;
+        border: round $palette-border;
         border-title-color: $palette-text;
         color: $palette-text;
     }
@@ -231,10 +230,20 @@ class HintPanel(Static):
         self._forget()
         self.update(Text("Press ? for a hint,\nA to let the solver play.", style="italic"))
 
-    def show_thinking(self, board: Board) -> None:
+    def show_thinking(self, board: Board, *, preparing: float | None = None) -> None:
+        """The solver is thinking about ``board``; ``preparing``: it is still being prepared (for so
+        many seconds), which only the first run after installing makes long."""
         self.ranking = None
         self.board = board
-        self.update(Text("Thinking…", style="italic"))
+        if preparing is None:
+            self.update(Text("Thinking…", style="italic"))
+        else:
+            self.update(
+                Text(
+                    f"Preparing the solver… {preparing:.0f} s\n(first run only: it is being\ncompiled)",
+                    style="italic",
+                )
+            )
 
     def show_message(self, message: str) -> None:
         self._forget()
@@ -251,6 +260,10 @@ class HintPanel(Static):
         if not ranking:
             self.update(Text("No move is left."))
             return
+        # Imported here: a ranking exists only once the solver is loaded (loading it compiles it on
+        # the first run, which the screen does in the background).
+        from twenty48.ai.standing import standings
+
         text = Text()
         for position, (direction, standing) in enumerate(standings(board, ranking).items()):
             line = f"{ARROWS[direction]} {direction.value:<5} {standing.points:>3} {standing.grade}"

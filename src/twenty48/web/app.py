@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp
 
 from twenty48 import __version__
+from twenty48.checks import plain_digits
 from twenty48.store import ID_LIMIT, Store, StoreError
 from twenty48.web import boards, errors, history, imports, players, reviews, routes
 from twenty48.web.context import WebContext
@@ -24,7 +25,6 @@ from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
 from twenty48.web.manifest import Language, language, manifest
 from twenty48.web.openapi import exact_bounds
-from twenty48.web.params import plain_digits
 from twenty48.web.release import worker_script
 from twenty48.web.worker import StoreWorker
 

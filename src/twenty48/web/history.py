@@ -12,6 +12,7 @@ from twenty48.store import Stats, transfer
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.history_models import (
+    ABANDONED_HELP,
     FirstMove,
     PositionCount,
     PositionsAnswer,
@@ -58,7 +59,14 @@ async def delete_game(me: CallerDep, game_id: GameId) -> Response:
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.get("/stats", response_model=StatsAnswer, summary="The player's statistics in a variant")
+@router.get(
+    "/stats",
+    response_model=StatsAnswer,
+    summary="The player's statistics in a variant",
+    description="The figures are over the games that ended: game over, or won (2048 made) and then "
+    "left for a new game. A game replaced by a new game before it was over or won is abandoned: "
+    "counted apart (`abandoned_games`), and in the figures only with `abandoned=include`.",
+)
 async def stats(
     me: CallerDep,
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
@@ -66,12 +74,19 @@ async def stats(
         Literal["include", "exclude"],
         Query(description="exclude: only games known to have had no hint, auto-played move or undo"),
     ] = "include",
+    abandoned: Annotated[Literal["include", "exclude"], Query(description=ABANDONED_HELP)] = "exclude",
 ) -> Response:
     if me.player == NO_PLAYER:
         # A visitor who has not played yet has no games (and asking stores nothing).
-        return json_answer(StatsAnswer.of(Stats.unfinished(variant), assisted))
-    found = await me.run(me.web.store.stats, me.player, variant, assisted=assisted == "include")
-    return json_answer(StatsAnswer.of(found, assisted))
+        return json_answer(StatsAnswer.of(Stats.unfinished(variant), assisted, abandoned))
+    found = await me.run(
+        me.web.store.stats,
+        me.player,
+        variant,
+        assisted=assisted == "include",
+        abandoned=abandoned == "include",
+    )
+    return json_answer(StatsAnswer.of(found, assisted, abandoned))
 
 
 @router.get(
@@ -86,8 +101,9 @@ async def stats(
     summary='One game as a "twenty48-game/2" file',
     description='`{"format": "twenty48-game/2", "seed", "variant", "start_board" (prepared games only), '
     '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
-    '"board" (the final board: it catches a changed action that the score would not), "created_at" '
-    '(when the game began), "hints", "auto_moves", "undos" (where known)}`.',
+    '"board" (the final board: it catches a changed action that the score would not), "status" '
+    '("ended": game over, or won; "abandoned": left for a new game before either; "playing"), '
+    '"created_at" (when the game began), "hints", "auto_moves", "undos" (where known)}`.',
 )
 async def export_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)

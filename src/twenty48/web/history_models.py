@@ -71,38 +71,56 @@ class FirstReachItem(BaseModel):
 
 
 class Streak(BaseModel):
-    current: int = Field(description="Finished games in a row, up to the newest, that reached 2048.")
+    current: int = Field(description="Counted games in a row, up to the newest, that reached 2048.")
     best: int = Field(description="The longest such run.")
 
 
+#: The query parameter and the answer's field that say whether abandoned games are counted.
+ABANDONED_HELP = (
+    "exclude: the figures are over the games that ended (game over, or won); include: over the "
+    "abandoned ones too (replaced by a new game before they were over or won)."
+)
+
+
 class StatsAnswer(BaseModel):
-    """One variant's figures; all but ``games`` are over finished games (null when there are none)."""
+    """One variant's figures; those from ``best`` on are over the ``counted`` games (null when
+    there are none): the ended ones, and with ``abandoned=include`` the abandoned ones too."""
 
     variant: VariantName
     assisted: Literal["include", "exclude"] = Field(
         description="exclude: only games known to have had no hint, auto-played move or undo."
     )
-    games: int
-    finished: int
+    abandoned: Literal["include", "exclude"] = Field(description=ABANDONED_HELP)
+    games: int = Field(description="Every game in the variant, the one being played included.")
+    finished: int = Field(description="Games that take no more moves: ended + abandoned_games.")
+    ended: int = Field(description="Games that ended: game over, or won (2048 made) and then left.")
+    abandoned_games: int = Field(description="Games replaced by a new game before they were over or won.")
+    counted: int = Field(description="The games the figures below are over.")
     best: int | None
     mean: float | None
     median: float | None
     reach: dict[str, float] = Field(
-        description="Tile (128 up to the one above the largest reached) -> fraction of finished games "
+        description="Tile (128 up to the one above the largest reached) -> fraction of the counted games "
         "that reached it."
     )
     first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
     win_rate: float | None
     streak: Streak
-    recent: list[int] = Field(description="Scores of the last 100 finished games, oldest first.")
+    recent: list[int] = Field(description="Scores of the last 100 counted games, oldest first.")
 
     @classmethod
-    def of(cls, stats: Stats, assisted: Literal["include", "exclude"]) -> StatsAnswer:
+    def of(
+        cls, stats: Stats, assisted: Literal["include", "exclude"], abandoned: Literal["include", "exclude"]
+    ) -> StatsAnswer:
         return cls(
             variant=cast(VariantName, stats.variant),
             assisted=assisted,
+            abandoned=abandoned,
             games=stats.games,
             finished=stats.finished,
+            ended=stats.ended,
+            abandoned_games=stats.abandoned,
+            counted=stats.counted,
             best=stats.best,
             mean=stats.mean,
             median=stats.median,

@@ -10,7 +10,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_valida
 from twenty48 import spawns
 from twenty48.rules import CELLS, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
-from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay
+from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay, Status
 from twenty48.variants import CLASSIC
 from twenty48.web.error_codes import ErrorCode
 
@@ -67,7 +67,9 @@ class MoveRequest(_Request):
         "refused with 409 and the current state.",
     )
     auto: bool = Field(
-        default=False, description="The move was auto-played (counted in the game's assisted counts)."
+        default=False,
+        description="The move was auto-played (counted in the game's assisted counts, once: not "
+        "again when auto-play's hint at this position, `GET .../hint?auto=true`, counted it).",
     )
 
 
@@ -216,7 +218,11 @@ class GameListItem(BaseModel):
     won: bool
     over: bool
     current: bool
-    finished: bool
+    finished: bool = Field(description="Takes no more moves: ended or abandoned.")
+    status: Status = Field(
+        description="ended: game over, or won (2048 made) and then left for a new game; abandoned: "
+        "replaced by a new game before it was over or won."
+    )
     created_at: str
     updated_at: str
     hints: int | None = Field(description="Hints asked (once per position); null: unknown (an older game).")
@@ -241,6 +247,7 @@ class GameListItem(BaseModel):
             over=summary.over,
             current=summary.current,
             finished=summary.finished,
+            status=summary.status,
             created_at=summary.created_at,
             updated_at=summary.updated_at,
             hints=summary.hints,

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import Path
 from pydantic import BeforeValidator
 
+from twenty48.checks import plain_digits
 from twenty48.store import ID_LIMIT
 
-_DIGITS = re.compile(r"[0-9]+")
 #: Every ``Digits`` parameter's bound is at most ID_LIMIT (19 digits), so a longer number is past
 #: it; it goes on as this value, for the parameter's own bound to word the refusal, and a number
 #: of any length never reaches int().
 _PAST_EVERY_BOUND = str(10**19)
-
-
-def plain_digits(text: str) -> str | None:
-    """``text`` as a number's plain decimal digits, leading zeros dropped ("007" -> "7"); None for
-    anything else: Python's int() also reads "+1", " 1", "1_0" (10) and pydantic "1.0", so one
-    game would have many URLs."""
-    if not _DIGITS.fullmatch(text):
-        return None
-    return text.lstrip("0") or "0"
 
 
 def _digits(value: object) -> object:

@@ -253,7 +253,10 @@ async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Res
     "and at most `2048 serve --hint-queue` are computed or waiting over all players (503 "
     "`hints_busy`); both carry `Retry-After`. A hint whose client hangs up is dropped. A POST: "
     "the hint is counted (a ranked game is unranked for good), in the same transaction that checks "
-    "the game is still being played at its current revision (409 otherwise, counting nothing).",
+    "the game is still being played at its current revision (409 otherwise, counting nothing). It "
+    "is counted in the game's `hints`, once per position; with `auto=true` it is auto-play's, asked "
+    "for the move it then plays: it counts as that auto-played move instead (`auto_moves`, once per "
+    "position), and the move then played from it with `auto: true` is not counted again.",
 )
 # The hint was a GET until it was seen to be a write (it counts itself and unranks a game); clients
 # written against that API keep working, and the page uses the POST.
@@ -271,6 +274,9 @@ async def hint(
     me: CallerDep,
     game_id: GameId,
     time_ms: Annotated[int, Query(ge=MIN_HINT_MS, le=MAX_HINT_MS), Digits] = DEFAULT_HINT_MS,
+    auto: Annotated[
+        bool, Query(description="The hint is auto-play's: counted as the auto-played move it chooses.")
+    ] = False,
 ) -> Response:
     asked = game_id
     # A hint on a pending game is counted (it unranks the game), so the game is stored first.
@@ -284,7 +290,7 @@ async def hint(
     try:
         # The position ranked is the one the hint is counted on, in the transaction that checks
         # that the game is still being played: a move that ends it meanwhile comes before or after.
-        record = await me.run(me.web.store.note_hint, me.player, game_id, today=me.today())
+        record = await me.run(me.web.store.note_hint, me.player, game_id, auto=auto, today=me.today())
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,

@@ -50,10 +50,11 @@ class Archive:
             games_sql.current_game_of(db, player_id)
             return archive_sql.page(db, player_id, ListQuery(sort, name, finished, before, limit))
 
-    def stats(self, player_id: int, variant: str, *, assisted: bool) -> Stats:
+    def stats(self, player_id: int, variant: str, *, assisted: bool, abandoned: bool) -> Stats:
         name = get_variant(variant).name
         with self._rows.read() as db:
-            query = StatsQuery(player_id, name, games_sql.current_game_of(db, player_id), not assisted)
+            current = games_sql.current_game_of(db, player_id)
+            query = StatsQuery(player_id, name, current, not assisted, abandoned)
             return statistics.compute(db, query)
 
     def delete_game(self, player_id: int, game_id: int) -> None:

@@ -30,7 +30,8 @@ class ListQuery(NamedTuple):
 
 
 class StatsQuery(NamedTuple):
-    """The finished games a statistic covers: one player's, one variant's, assisted ones or not."""
+    """The games a statistic covers: one player's, one variant's, the ended ones (and the abandoned
+    ones too, with ``abandoned``), assisted ones or not (``records.game_status``)."""
 
     player_id: int
     variant: str
@@ -39,6 +40,20 @@ class StatsQuery(NamedTuple):
     #: Leave out every game that had a hint, an auto-played move or an undo, whose counts are
     #: unknown, or that was imported (its counts are its file's word).
     unassisted: bool
+    #: Count the abandoned games too (replaced by a new game before they were over or won).
+    abandoned: bool = False
+
+
+class StatsTotals(NamedTuple):
+    """How many games there are, and the totals of those a statistic covers."""
+
+    games: int
+    ended: int
+    abandoned: int
+    counted: int
+    best: int | None
+    mean: float | None
+    won: int
 
 
 #: Sort name -> the games column a page is ordered by (ties: newest first).
@@ -52,14 +67,19 @@ _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id
 _UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0 AND origin = 'played'"
 #: Over or replaced by a newer game (``GameRecord.finished``), for rows joined with their player.
 _FINISHED = "(g.over OR g.id IS DISTINCT FROM p.current_game_id)"
+#: Of the player's games in ``games_stats``, given the current game's id: the finished ones (over, or
+#: replaced by a newer game) and the ended ones (over, or won and replaced: ``records.game_status``).
+_FINISHED_ROW = "(over OR id IS DISTINCT FROM ?)"
+_ENDED_ROW = "(over OR (won AND id IS DISTINCT FROM ?))"
 
 
 def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
-    """A CTE ``f`` of the finished games a statistic covers, and its parameters."""
+    """A CTE ``f`` of the games a statistic covers, and its parameters."""
     unassisted = _UNASSISTED if query.unassisted else ""
+    covered = _FINISHED_ROW if query.abandoned else _ENDED_ROW
     sql = f"""WITH f AS (
         SELECT id, score, max_tile, won FROM games INDEXED BY games_stats
-        WHERE player_id = ? AND variant = ? AND NOT set_aside AND (over OR id IS DISTINCT FROM ?)
+        WHERE player_id = ? AND variant = ? AND NOT set_aside AND {covered}
               {unassisted})"""
     return sql, [query.player_id, query.variant, query.current_game_id]
 
@@ -119,19 +139,21 @@ def delete_game(db: SQL, player_id: int, game_id: int, now: str) -> None:
 # ---- statistics ---------------------------------------------------------------------------------
 
 
-def stats_totals(db: SQL, query: StatsQuery) -> tuple[int, int, int | None, float | None, int]:
-    """(games, finished games, best, mean score, games won); the last four over finished games."""
+def stats_totals(db: SQL, query: StatsQuery) -> StatsTotals:
+    """The player's games in the variant (assisted ones or not), and the totals of the ones
+    ``query`` covers."""
     unassisted = _UNASSISTED if query.unassisted else ""
-    (games,) = db.execute(
-        f"SELECT count(*) FROM games INDEXED BY games_stats "
+    games, finished, ended = db.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE {_FINISHED_ROW}), count(*) FILTER (WHERE {_ENDED_ROW}) "
+        f"FROM games INDEXED BY games_stats "
         f"WHERE player_id = ? AND variant = ? AND NOT set_aside {unassisted}",
-        (query.player_id, query.variant),
+        (query.current_game_id, query.current_game_id, query.player_id, query.variant),
     ).fetchone()
     cte, params = _finished_games(query)
-    finished, best, mean, won = db.execute(
+    counted, best, mean, won = db.execute(
         f"{cte} SELECT count(*), max(score), avg(score), count(*) FILTER (WHERE won) FROM f", params
     ).fetchone()
-    return games, finished, best, mean, won
+    return StatsTotals(games, ended, finished - ended, counted, best, mean, won)
 
 
 def median_score(db: SQL, query: StatsQuery) -> float | None:
@@ -148,7 +170,7 @@ def median_score(db: SQL, query: StatsQuery) -> float | None:
 
 
 def reach_counts(db: SQL, query: StatsQuery, smallest: int) -> dict[int, int]:
-    """Largest tile (``smallest`` and up) -> how many finished games ended with it."""
+    """Largest tile (``smallest`` and up) -> how many of the games ended with it."""
     cte, params = _finished_games(query)
     rows = db.execute(
         f"{cte} SELECT max_tile, count(*) FROM f WHERE max_tile >= ? GROUP BY max_tile",
@@ -158,7 +180,7 @@ def reach_counts(db: SQL, query: StatsQuery, smallest: int) -> dict[int, int]:
 
 
 def first_reach(db: SQL, query: StatsQuery, smallest: int) -> dict[int, tuple[float, int]]:
-    """Tile -> (median, best) first-reach move over the finished games that reached it."""
+    """Tile -> (median, best) first-reach move over the games that reached it."""
     cte, params = _finished_games(query)
     rows = db.execute(
         f"""{cte}, r AS (
@@ -174,7 +196,7 @@ def first_reach(db: SQL, query: StatsQuery, smallest: int) -> dict[int, tuple[fl
 
 
 def streaks(db: SQL, query: StatsQuery, tile: int) -> tuple[int, int]:
-    """(current, longest) run of finished games, in id order, whose largest tile reached ``tile``."""
+    """(current, longest) run of the games, in id order, whose largest tile reached ``tile``."""
     cte, params = _finished_games(query)
     # Gaps and islands: a run is the games between two misses, numbered by the misses so far.
     current, best = db.execute(
@@ -194,7 +216,7 @@ def streaks(db: SQL, query: StatsQuery, tile: int) -> tuple[int, int]:
 
 
 def recent_scores(db: SQL, query: StatsQuery, count: int) -> list[int]:
-    """The scores of the last ``count`` finished games, oldest first."""
+    """The scores of the last ``count`` of the games, oldest first."""
     cte, params = _finished_games(query)
     rows = db.execute(f"{cte} SELECT score FROM f ORDER BY id DESC LIMIT ?", (*params, count)).fetchall()
     return [r[0] for r in reversed(rows)]

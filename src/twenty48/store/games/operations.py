@@ -110,7 +110,7 @@ class Games:
                 log_actions(db, row.id, game, game.moves - 1)
                 checkpoints.note_move(db, row.id, max_before, game)
                 row = rows.close_day(db, row, today)
-                if auto:
+                if auto and games_sql.hint_revision(db, row.id, auto=True) != row.revision:
                     row = rows.assisted(db, row, auto_moves=1)
                 row = rows.save(db, row, game)
             return MoveOutcome(turn, rows.as_record(db, row, game))
@@ -139,15 +139,15 @@ class Games:
             return rows.as_record(db, row, game)
 
     def note_hint(
-        self, player_id: int, game_id: int, revision: int | None, *, today: str | None
+        self, player_id: int, game_id: int, revision: int | None, *, auto: bool, today: str | None
     ) -> GameRecord:
         rows = self._rows
         with rows.write() as db:
             row, game = rows.load_for_action(db, player_id, game_id, revision)
-            if games_sql.hint_revision(db, game_id) != row.revision:
+            if games_sql.hint_revision(db, game_id, auto=auto) != row.revision:
                 rows.close_day(db, row, today)
-                games_sql.add_assists(db, game_id, hints=1)
-                games_sql.set_hint_revision(db, game_id, row.revision)
+                games_sql.add_assists(db, game_id, **{"auto_moves" if auto else "hints": 1})
+                games_sql.set_hint_revision(db, game_id, row.revision, auto=auto)
                 row = row._replace(ranked=False)
             return rows.as_record(db, row, game)
 

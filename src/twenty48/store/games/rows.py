@@ -172,7 +172,10 @@ class GameRows:
         games_sql.restart(db, row.id)
         ranking_sql.set_ranking(db, row.id, ranked, daily)
         checkpoints.note_game(db, row.id, game)
-        return self.save(db, row._replace(ranked=ranked, daily=daily, finished_at=None, flagged=None), game)
+        # The row's best score was the old game's variant's; the new game may be of another.
+        best = games_sql.best_score(db, row.player_id, game.variant.name)
+        row = row._replace(ranked=ranked, daily=daily, finished_at=None, flagged=None, best_score=best)
+        return self.save(db, row, game)
 
     def save(self, db: Connection, row: GameRow, game: Game) -> GameRow:
         """Write the changed game; returns its row as it now stands."""

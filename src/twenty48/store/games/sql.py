@@ -165,8 +165,9 @@ def restart(db: SQL, game_id: int) -> None:
     forget_after(db, game_id, -1)
     db.execute("DELETE FROM game_reviews WHERE game_id = ?", (game_id,))
     db.execute(
-        "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, origin = 'played', "
-        "ranked = FALSE, daily = NULL, finished_at = NULL, flagged = NULL WHERE id = ?",
+        "UPDATE games SET hints = 0, auto_moves = 0, undos = 0, hint_revision = NULL, "
+        "auto_hint_revision = NULL, origin = 'played', ranked = FALSE, daily = NULL, finished_at = NULL, "
+        "flagged = NULL WHERE id = ?",
         (game_id,),
     )
 
@@ -263,14 +264,20 @@ def assists(db: SQL, game_id: int) -> tuple[int | None, int | None, int | None]:
     return hints, auto_moves, undos
 
 
-def hint_revision(db: SQL, game_id: int) -> int | None:
-    """The revision of the last hint counted for the game."""
-    (revision,) = db.execute("SELECT hint_revision FROM games WHERE id = ?", (game_id,)).fetchone()
+#: The column of the last hint counted: the player's (False) or auto-play's (True).
+_HINT_REVISION = {False: "hint_revision", True: "auto_hint_revision"}
+
+
+def hint_revision(db: SQL, game_id: int, *, auto: bool = False) -> int | None:
+    """The revision of the last hint counted for the game: the player's, or (``auto``) one asked
+    for auto-play."""
+    column = _HINT_REVISION[auto]
+    (revision,) = db.execute(f"SELECT {column} FROM games WHERE id = ?", (game_id,)).fetchone()
     return revision
 
 
-def set_hint_revision(db: SQL, game_id: int, revision: int) -> None:
-    db.execute("UPDATE games SET hint_revision = ? WHERE id = ?", (revision, game_id))
+def set_hint_revision(db: SQL, game_id: int, revision: int, *, auto: bool = False) -> None:
+    db.execute(f"UPDATE games SET {_HINT_REVISION[auto]} = ? WHERE id = ?", (revision, game_id))
 
 
 # ---- best scores, damaged games -----------------------------------------------------------------

@@ -36,6 +36,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     migrations.game_reviews_8,
     migrations.dailies_9,
     migrations.imports_10,
+    migrations.assists_11,
 ]
 
 

@@ -397,3 +397,20 @@ def imports_10(db: SQL) -> None:
     # The player's one import in flight, a lease as the hint's.
     db.execute("ALTER TABLE player_limits ADD COLUMN import_lease TEXT")
     db.execute("ALTER TABLE player_limits ADD COLUMN import_until DOUBLE PRECISION")
+
+
+def assists_11(db: SQL) -> None:
+    # The revision of the last hint asked for auto-play: it counts as the auto-played move it
+    # chooses (once per position), and that move is not counted again when it is played.
+    db.execute("ALTER TABLE games ADD COLUMN auto_hint_revision INTEGER")
+    # Until this version the page's auto-play counted each of its moves twice, as a hint (asking the
+    # solver) and as an auto-played move; the terminal counted them once. ``hints - auto_moves``
+    # would not give the player's own hints back: a hint the player asked on a position where
+    # auto-play then asked again was counted once for both, and auto-play's last hint was counted
+    # without a move. So the hint count of a browser player's game with auto-played moves becomes
+    # unknown, as for games stored before the counts existed; the game stays assisted.
+    db.execute(
+        "UPDATE games SET hints = NULL WHERE auto_moves > 0 "
+        "AND player_id IN (SELECT id FROM players WHERE key LIKE ?)",
+        ("web:%",),
+    )

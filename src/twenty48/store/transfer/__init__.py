@@ -11,6 +11,7 @@ A game file::
      "start_score": 120,           # only with start_board, when that board had a score
      "actions": ["up", "left@5", ...], "score": 1234, "moves": 310, "max_tile": 256, "finished": true,
      "board": [[...] x 4],          # the final board: always written, optional on import
+     "status": "ended",             # version 2: or "abandoned", "playing" (see below)
      "created_at": "2026-12-01T10:27:03.512+00:00",   # version 2: when the game began
      "hints": 0, "auto_moves": 0, "undos": 2}         # version 2: its assisted counts, where known
 
@@ -33,7 +34,9 @@ format) still imports, checked on the other fields. ``start_score``: without it 
 score would make the replay's score differ. ``spawns``: the spawn scheme (``twenty48.spawns``),
 written only for a game of the keyed scheme (``"blake2b"``, a ranked game), whose ``seed`` is then
 its key as 64 lower-case hex digits; a file without it is a SplitMix64 game, as every file before
-the schemes.
+the schemes. ``status``: what became of the game (``records.game_status``): "ended" (game over, or
+won), "abandoned" (left for a new game before either) or "playing"; written by every export,
+optional on import, where it must agree with ``finished`` and with the replay.
 
 **What a file can prove, and what it only claims.** The replay proves the seed, start, actions,
 score, moves, largest tile and whether the game is over. ``finished`` of a game that is not over
@@ -58,7 +61,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from twenty48 import spawns
 from twenty48.checks import is_int
@@ -66,6 +69,7 @@ from twenty48.game import Game, Start, parse_action
 from twenty48.rules import MAX_START_SCORE, MAX_TILE, Board, two_largest
 from twenty48.store.errors import StoreError
 from twenty48.store.games.checkpoints import Index, Indexer, start_game
+from twenty48.store.records import Status, game_status
 from twenty48.variants import get_variant
 
 GAME_FORMAT = "twenty48-game/2"
@@ -78,7 +82,7 @@ _REQUIRED = {"format", "seed", "variant", "actions", "score", "moves", "max_tile
 #: file in exactly the issue's format imports.
 _FIELDS_1 = _REQUIRED | {"start_board", "start_score", "board", "spawns"}
 ASSISTS = ("hints", "auto_moves", "undos")
-_FIELDS_2 = _FIELDS_1 | {"created_at", *ASSISTS}
+_FIELDS_2 = _FIELDS_1 | {"created_at", "status", *ASSISTS}
 
 #: The most games one web import takes (a file with more is refused, in words, before any is
 #: replayed): an import shows its games in one transaction at its end, which grows with them
@@ -192,6 +196,7 @@ def export_game(
         moves=game.moves,
         max_tile=game.board.max_tile,
         finished=finished,
+        status=game_status(game.over, game.won, finished),
         board=[list(row) for row in game.board.rows],
     )
     if created_at is not None:
@@ -307,7 +312,20 @@ def _replayed(item: object, check: Callable[[], None] | None) -> Imported:
             raise ValueError(f"the file says {field} {_quote(item[field])}, its replay gives {value}")
     if game.over and not item["finished"]:
         raise ValueError("the file says the game is unfinished, its replay ends it")
+    if "status" in item:
+        _check_status(item["status"], item["finished"], game)
     return Imported(game, replay.index, game_digest(game), item["finished"], created_at, assists)
+
+
+def _check_status(status: object, finished: bool, game: Game) -> None:
+    if status not in get_args(Status):
+        raise ValueError(f"status must be one of {', '.join(get_args(Status))}, got {_quote(status)}")
+    if (status != "playing") != finished:
+        raise ValueError(f"the file says status {status} but finished {str(finished).lower()}")
+    if finished and status != game_status(game.over, game.won, finished):
+        over = "" if game.over else "not "
+        won = "" if game.won else "not "
+        raise ValueError(f"the file says the game was {status}, its replay is {over}over and {won}won")
 
 
 def _start(item: Mapping[str, Any]) -> Start | None:

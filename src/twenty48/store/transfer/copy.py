@@ -20,6 +20,7 @@ from twenty48.store.errors import StoreError
 from twenty48.store.games import codec
 from twenty48.store.opening import postgres_backend
 from twenty48.store.store import Store
+from twenty48.wording import count
 
 
 class CopyResult(NamedTuple):
@@ -79,8 +80,8 @@ def _copy_rows(db: sqlite3.Connection, pg: SQL, location: str) -> dict[str, int]
     (present,) = pg.execute("SELECT count(*) FROM games").fetchone() or (0,)
     if players or present:
         raise StoreError(
-            f"{location} already holds {present} games of {players} players: copy only into a database "
-            "without players"
+            f"{location} already holds {count(present, 'game')} of {count(players, 'player')}: copy only "
+            "into a database without players"
         )
     tables = [
         name

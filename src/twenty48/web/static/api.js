@@ -53,6 +53,7 @@ export const api = {
     call("POST", game(state, "move"), { direction, cell, revision: state.revision, auto: auto || undefined }),
   undo: (state) => call("POST", game(state, "undo"), { revision: state.revision }),
   keepGoing: (state) => call("POST", game(state, "keep-going"), { revision: state.revision }),
-  // Without `ms` the server's default budget applies (the player's hint).
-  hint: (state, ms) => call("POST", game(state, ms ? `hint?time_ms=${ms}` : "hint")),
+  // The player's hint takes the server's default budget; auto-play's (`auto`: counted as the move it
+  // then plays, not as a hint) takes its own.
+  hint: (state, auto) => call("POST", game(state, auto ? `hint?time_ms=${auto.ms}&auto=true` : "hint")),
 };

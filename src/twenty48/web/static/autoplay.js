@@ -95,7 +95,7 @@ export class AutoPlay {
     // another tab has changed is still sent, and its 409 brings this tab up to date.
     const seen = queue.state;
     try {
-      const answer = await api.hint(seen, this.speed[1]);
+      const answer = await api.hint(seen, { ms: this.speed[1] });
       if (!this.on) return;
       if (queue.state === seen && !queue.actions.length) queue.enqueue({ type: "move", dir: answer.best, auto: true });
       // The tab adopted another position meanwhile (it came back into view): think again, or auto-play

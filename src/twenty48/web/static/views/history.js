@@ -9,7 +9,7 @@ import { date as when, element, errorText } from "./dom.js";
 const PAGE_SIZE = 20;
 const FINISHED = ["", "true", "false"];
 // The columns; on a phone each cell carries its column's name (data-label), the header being hidden.
-const COLUMNS = ["started", "mode", "score", "largest", "moves", "finishedCol", "assisted"];
+const COLUMNS = ["started", "mode", "score", "largest", "moves", "statusCol", "assisted"];
 
 function select(part, label, options) {
   const wrap = element("label", { class: "field" });
@@ -138,7 +138,7 @@ export class HistoryView {
       number(game.score),
       String(game.max_tile),
       number(game.moves),
-      game.finished ? this.t("yes") : game.current ? this.t("inProgress") : this.t("no"),
+      this.t(`status_${game.status}`),
       this.assisted(game),
     ];
     cells.forEach((text, i) => tr.append(element("td", { "data-label": this.t(COLUMNS[i]) }, String(text))));
@@ -159,11 +159,15 @@ export class HistoryView {
     return tr;
   }
 
-  // Counted from when the store began to count, or as an imported game's file says; unknown (null) otherwise.
+  // Counted from when the store began to count, or as an imported game's file says; unknown (null)
+  // otherwise, and so are the hints of a browser game auto-played before auto-play's moves stopped
+  // counting as hints.
   assisted(counts) {
     if (counts.assisted === null) return this.t("unknown");
     const parts = [["hints", "hintsN"], ["auto_moves", "autoN"], ["undos", "undosN"]].filter(([key]) => counts[key] > 0);
-    return parts.length ? parts.map(([key, text]) => this.t(text, { n: counts[key] })).join(" · ") : this.t("no");
+    const said = parts.map(([key, text]) => this.t(text, { n: counts[key] }));
+    if (counts.assisted && counts.hints === null) said.push(this.t("hintsUnknown"));
+    return said.length ? said.join(" · ") : this.t("no");
   }
 
   // `date`: the game's name in the page's words (when it began).

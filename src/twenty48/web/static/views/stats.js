@@ -1,5 +1,7 @@
 // The statistics of one variant, with or without assisted games, as the server computes them:
 // the figures, tile-reach rates and recent scores as charts (chart.js), first reaches as a table.
+// The figures are over the games that ended; the abandoned ones (left for a new game before they
+// ended) are counted apart, and in the figures only when the player includes them.
 
 import { call } from "../api.js";
 import { DEFAULT_VARIANT, VARIANTS } from "../facts.js";
@@ -13,6 +15,7 @@ export class StatsView {
     this.hud = hud;
     this.variant = DEFAULT_VARIANT;
     this.assisted = "include";
+    this.abandoned = "exclude";
   }
 
   t(key, vars) {
@@ -38,27 +41,32 @@ export class StatsView {
       this.load();
     });
     mode.append(element("span", {}, this.t("mode")), variant);
-    const assisted = element("fieldset", { class: "choice" });
-    assisted.append(element("legend", {}, this.t("assistedGames")));
-    for (const value of ["include", "exclude"]) {
-      const label = element("label");
-      const radio = element("input", { type: "radio", name: "assisted", value, "data-part": `assisted-${value}` });
-      radio.checked = value === this.assisted;
-      radio.addEventListener("change", () => {
-        this.assisted = value;
-        this.load();
-      });
-      label.append(radio, element("span", {}, this.t(`assisted_${value}`)));
-      assisted.append(label);
-    }
-    controls.append(mode, assisted);
+    controls.append(mode, this.choice("assisted", "assistedGames"), this.choice("abandoned", "abandonedChoice"));
     this.body = element("div", { class: "stats-body" });
     this.message = element("p", { class: "message", role: "status" });
     this.root.replaceChildren(element("h2", {}, this.t("statistics")), controls, this.message, this.body);
   }
 
+  // Include or leave out one kind of game (`this[name]`): a fieldset of two radio buttons.
+  choice(name, legend) {
+    const fieldset = element("fieldset", { class: "choice" });
+    fieldset.append(element("legend", {}, this.t(legend)));
+    for (const value of ["include", "exclude"]) {
+      const label = element("label");
+      const radio = element("input", { type: "radio", name, value, "data-part": `${name}-${value}` });
+      radio.checked = value === this[name];
+      radio.addEventListener("change", () => {
+        this[name] = value;
+        this.load();
+      });
+      label.append(radio, element("span", {}, this.t(`assisted_${value}`)));
+      fieldset.append(label);
+    }
+    return fieldset;
+  }
+
   async load() {
-    const asked = `/api/stats?variant=${this.variant}&assisted=${this.assisted}`;
+    const asked = `/api/stats?variant=${this.variant}&assisted=${this.assisted}&abandoned=${this.abandoned}`;
     this.asked = asked;
     let stats;
     try {
@@ -80,11 +88,12 @@ export class StatsView {
     const figures = element("dl", { class: "figures" });
     const rows = [
       ["games", number(stats.games)],
-      ["finishedGames", number(stats.finished)],
+      ["endedGames", number(stats.ended)],
+      ["abandonedGames", number(stats.abandoned_games)],
       ["best", number(stats.best)],
       ["meanScore", number(stats.mean)],
       ["medianScore", number(stats.median)],
-      ["winRate", stats.finished ? percent(stats.win_rate) : "–"],
+      ["winRate", stats.counted ? percent(stats.win_rate) : "–"],
       ["streakNow", number(stats.streak.current)],
       ["streakBest", number(stats.streak.best)],
     ];
@@ -92,7 +101,8 @@ export class StatsView {
       const item = figures.appendChild(element("div", { "data-figure": key }));
       item.append(element("dt", {}, this.t(key)), element("dd", {}, value));
     }
-    if (!stats.finished) return [figures, element("p", { class: "empty" }, this.t("noFinished"))];
+    const rule = element("p", { class: "count-rule" }, this.t(`countRule_${stats.abandoned}`));
+    if (!stats.counted) return [figures, rule, element("p", { class: "empty" }, this.t("noFinished"))];
 
     const tiles = Object.keys(stats.reach).sort((a, b) => a - b);
     const reach = barChart({
@@ -107,7 +117,7 @@ export class StatsView {
       format: number,
       text: { title: this.t("recentTitle", { n: stats.recent.length }), table: this.t("showTable"), label: this.t("gameCol"), value: this.t("score") },
     });
-    return [figures, reach, this.firstReach(stats.first_reach, number), recent];
+    return [figures, rule, reach, this.firstReach(stats.first_reach, number), recent];
   }
 
   firstReach(firstReach, number) {
