@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.web import create_app
+from twenty48.web.app import stop_work
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits
 from twenty48.web.protocol import MAX_HEAD
@@ -124,7 +126,8 @@ def in_process(app: FastAPI, **settings: Any) -> Iterator[str]:
     """``app`` served in a thread by uvicorn as ``2048 serve`` sets it up, with ``server_config``'s
     ``settings``; yields its URL."""
     sock = serve.bind("127.0.0.1", 0)
-    server = uvicorn.Server(server_config(app, http=serve.HTTP_PROTOCOL, **settings))
+    config = server_config(app, http=serve.HTTP_PROTOCOL, on_shutdown=partial(stop_work, app), **settings)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT

@@ -282,10 +282,12 @@ def has_display() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
     from twenty48.store import StoreError, is_postgres, open_store
     from twenty48.web import create_app
     from twenty48.web.app import stop_work
-    from twenty48.web.server import QuietServer, server_config
+    from twenty48.web.server import server_config
 
     try:
         args.forwarded_allow_ips = trusted_proxies(args.forwarded_allow_ips)
@@ -332,8 +334,9 @@ def run(args: argparse.Namespace) -> int:
         request_timeout=args.request_timeout,
         max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
+        on_shutdown=partial(stop_work, app),
     )
-    server = QuietServer(config, on_shutdown=partial(stop_work, app))
+    server = uvicorn.Server(config)
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
     warning = network_warning(args.host, port, reachable, answered)
     if warning is not None:
@@ -367,6 +370,7 @@ def _run_workers(
         request_timeout=args.request_timeout,
         max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
+        on_shutdown=served.stop_work_here,
     )
     location = redact(str(parse_location(args.db)))
     print(

@@ -58,10 +58,12 @@ class _Refused(Exception):
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """``HttpToolsProtocol`` refusing request heads over ``MAX_HEAD`` bytes and requests that do
-    not arrive within ``ServeConfig.request_timeout`` (pass it as uvicorn's ``http``)."""
+    not arrive within ``ServeConfig.request_timeout`` (pass it as uvicorn's ``http``), and calling
+    ``ServeConfig.on_shutdown`` when its server begins to shut down."""
 
     def __init__(self, config: ServeConfig, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
+        self._on_shutdown = config.on_shutdown
         self._head_open = False  # a request's line or headers are still arriving
         self._head_bytes = 0  # of that head: what the parser has handed over, plus later reads
         self._url_bytes = 0
@@ -75,6 +77,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
         self._set_deadline()
+
+    def shutdown(self) -> None:
+        # uvicorn's server calls this on each open connection as its shutdown begins, before it
+        # waits for their requests: a request held by a hint or an import ends now, not at the end
+        # of the grace period. (A request whose client is gone has no connection: it ends itself.)
+        # Called once per connection; stopping twice changes nothing.
+        self._on_shutdown()
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_deadline()
