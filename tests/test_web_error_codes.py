@@ -92,7 +92,7 @@ def test_no_code_is_spelled_out_beside_the_enumeration() -> None:
 
 
 def test_every_refused_name_and_transfer_code_answers_a_code_of_the_enumeration() -> None:
-    names = _reasons(NAMES, "NameRefused")
+    names = _reasons(NAMES, "NameRefusedError")
     assert names and names <= CODES
     transfers = {
         reason for path in (SRC / "store").rglob("*.py") for reason in _reasons(path, "TransferCodeError")

@@ -17,7 +17,7 @@ from pathlib import Path
 from twenty48.commands import database
 from twenty48.commands.messages import fail, shown
 from twenty48.commands.numbers import decimal
-from twenty48.names import NameRefused
+from twenty48.names import NameRefusedError
 from twenty48.store import (
     ID_LIMIT,
     GameNotFoundError,
@@ -32,7 +32,7 @@ from twenty48.store import (
 )
 
 
-class Refused(Exception):
+class RefusedError(Exception):
     """The command cannot do what was asked; the message says why, in one line."""
 
 
@@ -69,16 +69,16 @@ def with_database(
     already (a mistyped path is refused, and no empty database is left behind)."""
     try:
         if existing and isinstance(path, Path) and not path.exists():
-            raise Refused(
+            raise RefusedError(
                 f"no database at {path}: check --db (`2048 play` and `2048 serve` create one where they save)"
             )
         with open_store(path) as store:
             act(store)
     except (
-        Refused,
+        RefusedError,
         GameNotFoundError,
         PlayerNotFoundError,
-        NameRefused,
+        NameRefusedError,
         NameTakenError,
         ImportRefusedError,
     ) as exc:

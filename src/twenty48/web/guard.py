@@ -124,7 +124,7 @@ class Guard:
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
             try:
                 body = await _read_body(receive, limit)
-            except _ClientGone:
+            except _ClientGoneError:
                 return  # hung up, or timed out, before its body arrived: nobody to answer
             if body is None:
                 await _body_too_large(send, limit)
@@ -184,19 +184,19 @@ def _cookie(header: bytes) -> str | None:
     return None
 
 
-class _ClientGone(Exception):
+class _ClientGoneError(Exception):
     """The connection ended before the whole body arrived."""
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front).
-    Raises ``_ClientGone`` if the client is gone first: the part that came is no request."""
+    Raises ``_ClientGoneError`` if the client is gone first: the part that came is no request."""
     chunks = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            raise _ClientGone
+            raise _ClientGoneError
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:

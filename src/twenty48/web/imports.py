@@ -188,7 +188,7 @@ def _read_upload(content_type: str, body: bytes, max_games: int, pause: Callable
         body = _uploaded_file(content_type, body)
     try:
         return _parse(body.decode(json.detect_encoding(body), "surrogatepass"), pause, max_games)
-    except _TooManyGames:
+    except _TooManyGamesError:
         raise transfer.too_many_games(f"more than {max_games:,}", max_games) from None
     except (ValueError, RecursionError):
         # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
@@ -202,7 +202,7 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _PAUSE_EVERY = 256
 
 
-class _TooManyGames(Exception):
+class _TooManyGamesError(Exception):
     pass
 
 
@@ -212,7 +212,7 @@ def _parse(text: str, pause: Callable[[], None], max_games: int) -> object:
     actions), are each decoded by the json module on their own, with ``pause()`` every
     ``_PAUSE_EVERY`` of them. ``json.loads`` holds the interpreter for the whole document (tens of
     milliseconds for 2 MiB, which the event loop would wait); a piece, for one game at most.
-    Raises ``_TooManyGames`` once the outer object's ``games`` has more than ``max_games``."""
+    Raises ``_TooManyGamesError`` once the outer object's ``games`` has more than ``max_games``."""
     decoded = 0
 
     def value(at: int, depth: int, name: str = "") -> tuple[object, int]:
@@ -240,7 +240,7 @@ def _parse(text: str, pause: Callable[[], None], max_games: int) -> object:
                 item, at = value(at, depth + 1)
                 elements.append(item)
                 if depth == 1 and name == "games" and len(elements) > max_games:
-                    raise _TooManyGames
+                    raise _TooManyGamesError
             at = _skip(text, at)
             if text.startswith(closing, at):
                 return (members if opening == "{" else elements), at + 1

@@ -8,7 +8,7 @@ import math
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from twenty48.names import NameRefused, check
+from twenty48.names import NameRefusedError, check
 from twenty48.store import TransferCodeError
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
@@ -52,7 +52,7 @@ async def set_me(me: CallerDep, body: MeRequest) -> Response:
     if "name" in body.model_fields_set and body.name is not None:
         try:
             check(body.name)
-        except NameRefused as exc:
+        except NameRefusedError as exc:
             refusal = NameRefusal(
                 error=ErrorCode(exc.reason), detail=str(exc), character=exc.char, character_name=exc.char_name
             )

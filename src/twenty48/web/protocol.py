@@ -52,7 +52,7 @@ _REASONS = {
 }
 
 
-class _Refused(Exception):
+class _RefusedError(Exception):
     """Stops the parser at the end of a head that is refused (too large, or the process too busy)."""
 
 
@@ -144,14 +144,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_bytes > MAX_HEAD:
             self._refuse_head()
             # Raised inside the parser's callback: uvicorn stops parsing and calls send_400_response.
-            raise _Refused
+            raise _RefusedError
         limit = self.limit_concurrency
         if limit is not None and (len(self.connections) >= limit or len(self.tasks) >= limit):
             # uvicorn's own test, answered here so that the answer is in our form and frees the slot.
             detail = f"this server process holds {limit} connections or requests at most; try again"
             self._refusal = (503, ErrorCode.SERVER_BUSY, detail)
             logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
-            raise _Refused
+            raise _RefusedError
         self._body_open, self._body_bytes = True, 0
         self._set_deadline()
         super().on_headers_complete()
