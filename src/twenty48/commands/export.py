@@ -9,7 +9,8 @@ import os
 import sys
 from pathlib import Path
 
-from twenty48.commands.storage import RefusedError, add_db_argument, parse_game_id, with_store
+from twenty48.commands.database import add_db_argument
+from twenty48.commands.storage import RefusedError, parse_game_id, with_store
 from twenty48.store import Player, Store
 from twenty48.wording import count
 

@@ -16,8 +16,9 @@ import re
 import sys
 from pathlib import Path
 
+from twenty48.commands.database import add_db_argument
 from twenty48.commands.messages import shown
-from twenty48.commands.storage import RefusedError, add_db_argument, with_store
+from twenty48.commands.storage import RefusedError, with_store
 from twenty48.store import ImportBudget, ImportResult, Player, Store, transfer
 
 HELP = "Import a game or history file written by `2048 export` or the browser game's export."

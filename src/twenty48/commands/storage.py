@@ -1,4 +1,4 @@
-"""What the commands that read the store share: the ``--db`` option, the terminal's player, and
+"""What the commands that read the store share: the terminal's player, a game id, and
 one way of turning a refusal into a one-line message and an exit status.
 
 Exit statuses: 0 done; 1 the database could not be used (unreadable, busy, disk full); 2 the
@@ -14,7 +14,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from twenty48.commands import database
 from twenty48.commands.messages import fail, shown
 from twenty48.commands.numbers import decimal
 from twenty48.names import NameRefusedError
@@ -34,14 +33,6 @@ from twenty48.store import (
 
 class RefusedError(Exception):
     """The command cannot do what was asked; the message says why, in one line."""
-
-
-def add_db_argument(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    database.add_db_argument(
-        parser,
-        "the SQLite file or PostgreSQL URL of the saved games (default: the one `play` and `serve` use)",
-        default,
-    )
 
 
 def parse_game_id(text: str) -> int:
