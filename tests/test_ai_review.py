@@ -20,7 +20,7 @@ from twenty48.ai.review import (
     REVIEW_SETTING,
     TURNING_POINT_DROP,
     MoveReview,
-    ReviewCancelled,
+    ReviewCancelledError,
     review_game,
     summarise,
 )
@@ -160,7 +160,7 @@ def test_progress_is_reported_and_a_cancel_stops_the_review() -> None:
     seen: list[tuple[int, int]] = []
     review_game(game, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(n, 20) for n in range(1, 21)]
-    with pytest.raises(ReviewCancelled):
+    with pytest.raises(ReviewCancelledError):
         review_game(game, cancelled=lambda: len(seen) > 25, progress=lambda d, t: seen.append((d, t)))
     assert len(seen) == 26
 

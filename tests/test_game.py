@@ -10,7 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from twenty48 import Board, Direction, Game
-from twenty48.game import UNDO_LIMIT, GameOver, IllegalAction, NothingToUndo, NoTileMoves, NotWon, Start
+from twenty48.game import (
+    UNDO_LIMIT,
+    GameOverError,
+    IllegalActionError,
+    NothingToUndoError,
+    NoTileMovesError,
+    NotWonError,
+    Start,
+)
 
 directions = st.lists(st.sampled_from(list(Direction)), max_size=60)
 
@@ -116,7 +124,7 @@ def test_undo_is_disabled_once_over():
         game.move(Direction.RIGHT)
         if game.over:
             assert not game.can_undo
-            with pytest.raises(GameOver):
+            with pytest.raises(GameOverError):
                 game.undo()
             assert game.move(Direction.LEFT).changed is False
             return
@@ -198,9 +206,9 @@ def test_json_round_trip_preserves_play(seed, moves, undos, more):
         restored.undo()
         game.undo()
     else:
-        with pytest.raises(IllegalAction):
+        with pytest.raises(IllegalActionError):
             restored.undo()
-        with pytest.raises(IllegalAction):
+        with pytest.raises(IllegalActionError):
             game.undo()
     assert restored.to_dict() == game.to_dict()
 
@@ -262,15 +270,18 @@ def test_from_dict_rejects_non_objects():
 def test_refused_actions_raise_typed_errors_and_change_nothing():
     game = Game.new(5)
     before = game.to_dict()
-    with pytest.raises(NothingToUndo, match="no move to undo"):
+    with pytest.raises(NothingToUndoError, match="no move to undo"):
         game.undo()
-    with pytest.raises(NotWon):
+    with pytest.raises(NotWonError):
         game.keep_going()
-    with pytest.raises(NoTileMoves, match="classic"):
+    with pytest.raises(NoTileMovesError, match="classic"):
         game.move(Direction.LEFT, cell=0)
     assert game.to_dict() == before
     # One family, and still ValueError for callers that only know that much.
-    assert all(issubclass(e, IllegalAction) and issubclass(e, ValueError) for e in (GameOver, NothingToUndo))
+    assert all(
+        issubclass(e, IllegalActionError) and issubclass(e, ValueError)
+        for e in (GameOverError, NothingToUndoError)
+    )
 
 
 def test_a_prepared_game_keeps_its_start_and_replays_from_it():

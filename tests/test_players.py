@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from twenty48.names import MAX_LENGTH, MAX_MARKS, NameRefused, check
+from twenty48.names import MAX_LENGTH, MAX_MARKS, NameRefusedError, check
 from twenty48.store import NameTakenError, PlayerNotFoundError, TransferCodeError, open_store
 from twenty48.store.players.operations import TRANSFER_SECONDS
 
@@ -52,7 +52,7 @@ from twenty48.store.players.operations import TRANSFER_SECONDS
     ],
 )
 def test_names_that_are_refused(name: str, reason: str) -> None:
-    with pytest.raises(NameRefused) as refused:
+    with pytest.raises(NameRefusedError) as refused:
         check(name)
     assert refused.value.reason == reason
 
@@ -75,7 +75,7 @@ def test_names_that_are_taken_as_they_read() -> None:
 def test_an_accepted_name_reads_as_it_is_stored(typed: str) -> None:
     try:
         name = check(typed)
-    except NameRefused:
+    except NameRefusedError:
         return
     assert any(unicodedata.category(c)[0] == "L" or unicodedata.category(c) == "Nd" for c in name.text)
     assert all(c == " " or unicodedata.category(c)[0] not in "ZC" for c in typed)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sized import sized_boards
 from twenty48 import Board, BoardSize, Direction, Game
 from twenty48.actions import TileMove, make_action, parse_action
-from twenty48.game import NoTileMoves
+from twenty48.game import NoTileMovesError
 from twenty48.rules import DEFAULT_SIZE, MAX_TILE, OFFERED_SIZES, WINNING_TILE, two_largest
 
 
@@ -279,7 +279,7 @@ def test_merge_2048_plays_on_every_size():
         game.move(Direction.UP, cell=6)
     again = Game.replay(8, [str(a) for a in game.actions], variant="merge", size="2x3")
     assert again.to_dict() == game.to_dict()
-    with pytest.raises(NoTileMoves):
+    with pytest.raises(NoTileMovesError):
         Game.new(8, size=(2, 3)).move(Direction.UP, cell=0)
 
 

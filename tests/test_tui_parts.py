@@ -17,12 +17,12 @@ import pytest
 from rich.color import Color, ColorSystem
 
 from sized import ALL_SIZES
-from twenty48.game import Game, NotWon
+from twenty48.game import Game, NotWonError
 from twenty48.palette import COLOUR_256, PALETTES, TRUE_COLOUR, tile_colours
 from twenty48.rules import MAX_TILE, Board, BoardSize, Direction
 from twenty48.store import Store, StoreError, StoreUnreadableError
 from twenty48.store.backends import sqlite as sqlite_backend
-from twenty48.tui.session import ChangedElsewhere, Session
+from twenty48.tui.session import ChangedElsewhereError, Session
 from twenty48.tui.widgets import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -207,7 +207,7 @@ def test_an_action_the_game_refuses_writes_nothing(store):
     session = Session.resume(store, seed=2)
     before = store.current_game(player.id)
     assert not session.undo()  # nothing to undo
-    with pytest.raises(NotWon):
+    with pytest.raises(NotWonError):
         session.keep_going()
     assert session.saving  # a refusal is not a failed save
     assert store.current_game(player.id).revision == before.revision
@@ -254,7 +254,7 @@ def test_a_second_window_playing_the_same_game_is_noticed(store):
     here = Session.resume(store, seed=21)
     there = Session.resume(store)
     there.move(there.game.board.legal_moves()[0])
-    with pytest.raises(ChangedElsewhere):
+    with pytest.raises(ChangedElsewhereError):
         here.move(here.game.board.legal_moves()[-1])
     # Nothing was played over the other window's move: this session now shows the stored game.
     assert here.game.to_dict() == there.game.to_dict()

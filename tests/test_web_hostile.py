@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from twenty48.rules import Board
 from twenty48.store import Store
 from twenty48.store.backends import sqlite as sqlite_backend
 from twenty48.web import create_app
+from twenty48.web.app import stop_work
 from twenty48.web.guard import CSP
 from twenty48.web.limits import Limits
 from twenty48.web.protocol import MAX_HEAD
@@ -132,7 +134,8 @@ def in_process(app: FastAPI, **settings: Any) -> Iterator[str]:
 def served(app: FastAPI, **settings: Any) -> Iterator[tuple[str, uvicorn.Server]]:
     """``in_process``, yielding the server too (its state counts the requests running)."""
     sock = serve.bind("127.0.0.1", 0)
-    server = uvicorn.Server(server_config(app, http=serve.HTTP_PROTOCOL, **settings))
+    config = server_config(app, http=serve.HTTP_PROTOCOL, on_shutdown=partial(stop_work, app), **settings)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT

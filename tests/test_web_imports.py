@@ -28,7 +28,7 @@ from twenty48.store.transfer import imports
 from twenty48.web import create_app
 from twenty48.web.app import stop_work
 from twenty48.web.guard import MAX_IMPORT_BODY
-from twenty48.web.imports import MAX_UPLOAD_PARTS, _parse, _TooManyGames
+from twenty48.web.imports import MAX_UPLOAD_PARTS, _parse, _TooManyGamesError
 from twenty48.web.limits import Limits
 
 pytestmark = pytest.mark.integration  # the real app over HTTP
@@ -161,7 +161,7 @@ def test_a_body_json_refuses_is_refused_a_piece_at_a_time() -> None:
         with pytest.raises(ValueError):
             _parse(bad, lambda: None, 10**6)
     # The games of a history past the bound stop the parse there.
-    with pytest.raises(_TooManyGames):
+    with pytest.raises(_TooManyGamesError):
         _parse('{"games": [1, 2, 3], "format": "x"}', lambda: None, 2)
 
 

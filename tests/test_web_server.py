@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -269,6 +270,7 @@ def test_the_cookie_is_secure_only_behind_https_from_a_trusted_proxy(tmp_path: P
     """uvicorn applies X-Forwarded-Proto from the addresses of --forwarded-allow-ips only; the
     guard then marks the player cookie Secure."""
     from twenty48.web import create_app
+    from twenty48.web.app import stop_work
     from twenty48.web.server import server_config
 
     with Store.open(tmp_path / "c.sqlite3") as store:
@@ -277,7 +279,10 @@ def test_the_cookie_is_secure_only_behind_https_from_a_trusted_proxy(tmp_path: P
             ("127.0.0.1", "http", False),
             ("10.0.0.9", "https", False),  # the request does not come from the proxy named
         ):
-            config = server_config(create_app(store), http="h11", forwarded_allow_ips=trusted)
+            app = create_app(store)
+            config = server_config(
+                app, http="h11", forwarded_allow_ips=trusted, on_shutdown=partial(stop_work, app)
+            )
             config.load()
             transport = httpx.ASGITransport(app=config.loaded_app, client=("127.0.0.1", 5000))
 
@@ -298,12 +303,16 @@ def test_rotating_x_forwarded_for_resets_no_limit_unless_the_proxy_is_named(
     """X-Forwarded-For names the client only when it comes from --forwarded-allow-ips: by default
     (uvicorn's: loopback) a local client naming itself anew at each try made 30 wrong claims of 30."""
     from twenty48.web import create_app
+    from twenty48.web.app import stop_work
     from twenty48.web.server import server_config
 
     monkeypatch.delenv(serve.FORWARDED_VARIABLE, raising=False)
     with Store.open(tmp_path / "x.sqlite3") as store:
         for trusted, last in ((None, 429), ("127.0.0.1", 404)):
-            config = server_config(create_app(store), http="h11", forwarded_allow_ips=trusted)
+            app = create_app(store)
+            config = server_config(
+                app, http="h11", forwarded_allow_ips=trusted, on_shutdown=partial(stop_work, app)
+            )
             config.load()
             transport = httpx.ASGITransport(app=config.loaded_app, client=("127.0.0.1", 5000))
             answers = asyncio.run(_wrong_claims(transport, CLAIMS_PER_MINUTE + 1))

@@ -8,15 +8,15 @@ game exactly and undo followed by the same move brings back the same tile.
 The rule policy (classic or "Merge 2048") is a ``twenty48.variants.Variant``; the board's size
 (``twenty48.rules.BoardSize``, 4x4 unless told) is the board's own, and sets the win tile.
 
-An action the game refuses raises a subclass of ``IllegalAction`` (a ``ValueError``) and changes
+An action the game refuses raises a subclass of ``IllegalActionError`` (a ``ValueError``) and changes
 nothing; every front end and the store react to these types instead of checking the conditions
 again::
 
-    IllegalAction
-    ├── GameOver         undo once no legal move remains
-    ├── NothingToUndo    undo with an empty history
-    ├── NotWon           keep going without a win
-    └── NoTileMoves      a single-tile move in a variant that has none (classic)
+    IllegalActionError
+    ├── GameOverError         undo once no legal move remains
+    ├── NothingToUndoError    undo with an empty history
+    ├── NotWonError           keep going without a win
+    └── NoTileMovesError      a single-tile move in a variant that has none (classic)
 
 An illegal *move* (the board would not change) is not an error: the rules say it does nothing, so
 ``move`` returns a ``Turn`` whose ``changed`` is False.
@@ -41,10 +41,15 @@ __all__ = [
     "Action",
     "Game",
     "GameOver",
+    "GameOverError",
     "IllegalAction",
+    "IllegalActionError",
     "NoTileMoves",
+    "NoTileMovesError",
     "NotWon",
+    "NotWonError",
     "NothingToUndo",
+    "NothingToUndoError",
     "Snapshot",
     "Start",
     "TileMove",
@@ -54,33 +59,42 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalActionError(ValueError):
     """An action this game refuses in its present state; the game is unchanged."""
 
 
-class GameOver(IllegalAction):
+class GameOverError(IllegalActionError):
     """No legal move remains, so the game takes no more actions (undo included)."""
 
 
-class NothingToUndo(IllegalAction):
+class NothingToUndoError(IllegalActionError):
     """The undo history is empty: no move has been played, or all kept ones were taken back."""
 
 
-class NotWon(IllegalAction):
+class NotWonError(IllegalActionError):
     """Keeping going needs a win to keep going from."""
 
 
-class NoTileMoves(IllegalAction):
+class NoTileMovesError(IllegalActionError):
     """A single-tile move in a variant without them (only "Merge 2048" has them)."""
 
     @classmethod
-    def of(cls, variant: Variant) -> NoTileMoves:
+    def of(cls, variant: Variant) -> NoTileMovesError:
         # The sentence names where the move would be allowed: the API hands it to clients as it is.
         having = " or ".join(v.name for v in VARIANTS.values() if v.tile_moves)
         return cls(
             f"single-tile moves are not part of the {variant.name} variant: "
             f"they belong to the {having} variant"
         )
+
+
+# The names these had before every exception's name ended in "Error": exported then, so still
+# importable; the same classes.
+IllegalAction = IllegalActionError
+GameOver = GameOverError
+NothingToUndo = NothingToUndoError
+NotWon = NotWonError
+NoTileMoves = NoTileMovesError
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +170,7 @@ class Game:
             raise ValueError("keep_playing is only possible after a win")
         self._actions = [parse_action(a, size) for a in actions]
         if not self._variant.tile_moves and any(isinstance(a, TileMove) for a in self._actions):
-            raise NoTileMoves.of(self._variant)
+            raise NoTileMovesError.of(self._variant)
         self._undo: deque[Snapshot] = deque(undo, maxlen=UNDO_LIMIT)
         if len(self._undo) > len(self._actions):
             raise ValueError("the undo history is longer than the list of moves")
@@ -296,7 +310,7 @@ class Game:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""
         if isinstance(action, TileMove):
             if not self._variant.tile_moves:
-                raise NoTileMoves.of(self._variant)
+                raise NoTileMovesError.of(self._variant)
             direction, cell = action
             result = self._board.move_tile(cell, direction)
         else:
@@ -341,12 +355,12 @@ class Game:
         )
 
     def undo(self) -> None:
-        """Take back the last legal move. Raises ``GameOver`` once the game is over and
-        ``NothingToUndo`` when the history is empty; either way nothing changes."""
+        """Take back the last legal move. Raises ``GameOverError`` once the game is over and
+        ``NothingToUndoError`` when the history is empty; either way nothing changes."""
         if self._over:
-            raise GameOver("the game is over: undo is disabled once no move remains")
+            raise GameOverError("the game is over: undo is disabled once no move remains")
         if not self._undo:
-            raise NothingToUndo("there is no move to undo")
+            raise NothingToUndoError("there is no move to undo")
         snapshot = self._undo.pop()
         self._board = snapshot.board
         self._score = snapshot.score
@@ -358,7 +372,7 @@ class Game:
     def keep_going(self) -> None:
         """Dismiss the win banner and play on toward 4096 and beyond."""
         if not self._won:
-            raise NotWon("the game has not been won, there is nothing to keep going from")
+            raise NotWonError("the game has not been won, there is nothing to keep going from")
         self._keep_playing = True
 
     # ---- serialisation ------------------------------------------------------------------

@@ -56,7 +56,7 @@ class Name:
     key: str
 
 
-class NameRefused(ValueError):
+class NameRefusedError(ValueError):
     """A name that cannot be used; ``reason`` is a stable code, the message says why for people.
     For ``name_character``, ``char`` is the character refused and ``char_name`` its Unicode name
     ("" where it has none), so that a page can show it in its own words."""
@@ -69,22 +69,22 @@ class NameRefused(ValueError):
 
 
 def check(name: str) -> Name:
-    """The name as stored, or ``NameRefused`` saying what is wrong with it."""
+    """The name as stored, or ``NameRefusedError`` saying what is wrong with it."""
     for char in name:
         # NFKC turns these into plain spaces: refused as typed, not silently changed.
         if char != " " and unicodedata.category(char).startswith("Z"):
             _refuse(char, "is not the plain space (U+0020)")
     text = unicodedata.normalize("NFKC", name)
     if not text:
-        raise NameRefused("name_empty", "a name must have at least one character")
+        raise NameRefusedError("name_empty", "a name must have at least one character")
     if len(text) > MAX_LENGTH:
-        raise NameRefused(
+        raise NameRefusedError(
             "name_too_long", f"a name has at most {MAX_LENGTH} characters, this one {len(text)}"
         )
     if text[0] == " " or text[-1] == " ":
-        raise NameRefused("name_spaces", "a name must not start or end with a space")
+        raise NameRefusedError("name_spaces", "a name must not start or end with a space")
     if "  " in text:
-        raise NameRefused("name_spaces", "a name must not have two spaces in a row")
+        raise NameRefusedError("name_spaces", "a name must not have two spaces in a row")
     marks = 0
     letter_before = False
     # Whether a letter or a digit was seen: "." or "_-_" alone names nobody.
@@ -114,7 +114,7 @@ def check(name: str) -> Name:
             _refuse(char, "is invisible or a control character")
         _refuse(char, "is not a letter, a digit, a space or _ - .")
     if not readable:
-        raise NameRefused("name_no_letter", "a name must hold at least one letter or digit")
+        raise NameRefusedError("name_no_letter", "a name must hold at least one letter or digit")
     return Name(text, unicodedata.normalize("NFKC", text.casefold()))
 
 
@@ -126,7 +126,7 @@ def _marks(char: str) -> int:
 def _refuse(char: str, why: str) -> None:
     label = unicodedata.name(char, "")
     shown = f"U+{ord(char):04X}" + (f" {label}" if label else "")
-    raise NameRefused(
+    raise NameRefusedError(
         "name_character",
         f"{shown} {why}: a name holds letters, digits, single spaces between them and _ - . only",
         char,

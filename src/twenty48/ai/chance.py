@@ -73,7 +73,7 @@ def stream(k: int, seed: int = STREAMS_SEED) -> np.uint64:
     return np.uint64(mix64((seed + k) & ((1 << 64) - 1)))
 
 
-class ChanceCancelled(Exception):
+class ChanceCancelledError(Exception):
     """The estimate was told to stop."""
 
 
@@ -113,7 +113,7 @@ class Chances:
 
     def reached(self, board: Board, time: int, pace: Pace | None = None) -> int:
         """How many of the continuations of ``board`` at ``time`` reach the target. Raises
-        ``ChanceCancelled`` when ``pace`` is stopped meanwhile."""
+        ``ChanceCancelledError`` when ``pace`` is stopped meanwhile."""
         if not 0 <= time <= self.length:
             raise ValueError(f"time must be within 0..{self.length}, got {time}")
         if board.max_tile >= self.target:
@@ -149,7 +149,7 @@ class Chances:
                 at_priority = functools.partial(pools.at_niceness, pools.thread_niceness(), count)
                 counts = list(pools.thread_pool().map(at_priority, groups, controls))
         if min(counts) < 0:
-            raise ChanceCancelled
+            raise ChanceCancelledError
         return sum(counts)
 
 

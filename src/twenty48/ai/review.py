@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twenty48.actions import Action, TileMove
-from twenty48.ai.chance import CHANCE_SETTING, ChanceCancelled, Chances, target_tile
+from twenty48.ai.chance import CHANCE_SETTING, ChanceCancelledError, Chances, target_tile
 from twenty48.ai.pace import Pace
 from twenty48.ai.solver import SOLVER_VERSION, analyse
 from twenty48.ai.standing import Grade, standings
@@ -56,7 +56,7 @@ REVIEW_SETTING: dict[str, Any] = {
 GRADES = tuple(grade.value for grade in Grade)
 
 
-class ReviewCancelled(Exception):
+class ReviewCancelledError(Exception):
     """The review was asked to stop before it was done."""
 
 
@@ -105,9 +105,9 @@ def review_game(
 
     ``progress(done, total)`` is called after each move is reviewed (last move first);
     ``cancelled()`` is asked before each one (and between its grade and its chance, and before the
-    review is returned), and a True answer raises ``ReviewCancelled``. ``pace`` brakes the searches
+    review is returned), and a True answer raises ``ReviewCancelledError``. ``pace`` brakes the searches
     from another thread (``twenty48.ai.Pace``) without changing the review; stopping it ends the
-    review at once, with ``ReviewCancelled`` once ``cancelled()`` says so (what a stopped search
+    review at once, with ``ReviewCancelledError`` once ``cancelled()`` says so (what a stopped search
     found is never used)."""
     line = game.actions
     boards = positions(game)
@@ -127,8 +127,8 @@ def review_game(
             if progress is not None:
                 progress(total - n + 1, total)
         start_chance = chances.chance(boards[0], 0, pace)
-    except ChanceCancelled:
-        raise ReviewCancelled from None
+    except ChanceCancelledError:
+        raise ReviewCancelledError from None
     _check(cancelled)
     moves.reverse()
     return summarise(moves, start_chance, chances.target)
@@ -136,7 +136,7 @@ def review_game(
 
 def _check(cancelled: Callable[[], bool] | None) -> None:
     if cancelled is not None and cancelled():
-        raise ReviewCancelled
+        raise ReviewCancelledError
 
 
 def positions(game: Game) -> list[Board]:

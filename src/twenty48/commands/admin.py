@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from twenty48.commands.storage import add_db_argument, with_database
+from twenty48.commands.database import add_db_argument
+from twenty48.commands.storage import with_database
 from twenty48.store import ID_LIMIT, Profile, Store
 from twenty48.wording import count
 
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rename.add_argument("player", metavar="PLAYER", help="id or name")
     rename.add_argument("name", metavar="NAME")
     for action in actions.choices.values():
-        add_db_argument(action, argparse.SUPPRESS)
+        add_db_argument(action, default=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,8 @@ import os
 import sys
 from pathlib import Path
 
-from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
+from twenty48.commands.database import add_db_argument
+from twenty48.commands.storage import RefusedError, parse_game_id, with_store
 from twenty48.store import Player, Store
 from twenty48.wording import count
 
@@ -52,11 +53,11 @@ def write(path: Path, text: str) -> None:
                 stream.write(text)
             return
     except OSError as exc:
-        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise RefusedError(f"cannot write {path}: {exc.strerror or exc}") from None
     part = target.with_name(f".{target.name}.part")
     try:
         part.write_text(text, encoding="utf-8")
         os.replace(part, target)
     except OSError as exc:
         part.unlink(missing_ok=True)
-        raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise RefusedError(f"cannot write {path}: {exc.strerror or exc}") from None

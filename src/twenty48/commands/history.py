@@ -6,8 +6,9 @@ import argparse
 import json
 from datetime import datetime
 
+from twenty48.commands.database import add_db_argument
 from twenty48.commands.numbers import bounded_int
-from twenty48.commands.storage import add_db_argument, parse_game_id, with_store
+from twenty48.commands.storage import parse_game_id, with_store
 from twenty48.listing import STATUS_WORDS, assists
 from twenty48.store import GAME_SORTS, GameSummary, Player, Store
 from twenty48.variants import VARIANTS

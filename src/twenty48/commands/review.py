@@ -14,10 +14,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from twenty48.commands.database import add_db_argument
 from twenty48.commands.import_games import read_json
 from twenty48.commands.messages import fail
 from twenty48.commands.replay import check_actions, parse_actions, parse_seed, parse_size, replay
-from twenty48.commands.storage import Refused, add_db_argument, parse_game_id, with_store
+from twenty48.commands.storage import RefusedError, parse_game_id, with_store
 from twenty48.game import Game
 from twenty48.rules import DEFAULT_SIZE
 from twenty48.store import Player, Store, transfer
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return with_store("review", args.db, act, existing=True)
     try:
         game = game_from_seed(args) if args.seed is not None else game_from_file(args.file)
-    except Refused as exc:
+    except RefusedError as exc:
         return fail("review", str(exc))
     print_review(review_with_progress(game), args.json)
     return 0
@@ -94,23 +95,23 @@ def game_from_seed(args: argparse.Namespace) -> Game:
         actions = check_actions(args.actions or [], args.size)
         replayed = replay(args.seed, actions, args.variant, args.size)
     except ValueError as exc:
-        raise Refused(str(exc)) from None
+        raise RefusedError(str(exc)) from None
     if replayed.illegal:
         first = replayed.illegal[0]
-        raise Refused(f"move {first} ({actions[first - 1]}) does not move the board")
+        raise RefusedError(f"move {first} ({actions[first - 1]}) does not move the board")
     if replayed.after_end is not None:
-        raise Refused(f"move {replayed.after_end} comes after the game ended")
+        raise RefusedError(f"move {replayed.after_end} comes after the game ended")
     return replayed.game
 
 
 def game_from_file(path: str) -> Game:
     data = read_json(path)
     if isinstance(data, dict) and data.get("format") == transfer.HISTORY_FORMAT:
-        raise Refused(f"{path} is a history file: review takes one game file (2048 export GAME_ID)")
+        raise RefusedError(f"{path} is a history file: review takes one game file (2048 export GAME_ID)")
     try:
         (imported,) = transfer.read_file(data)
     except transfer.ImportRefusedError as exc:
-        raise Refused(f"{path}: {exc}") from None
+        raise RefusedError(f"{path}: {exc}") from None
     return imported.game
 
 

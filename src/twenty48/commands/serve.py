@@ -282,11 +282,13 @@ def has_display() -> bool:
 
 def run(args: argparse.Namespace) -> int:
     # Loaded here, not at the top: building `2048 --help` imports every command's module, and it
-    # need not load FastAPI, the store and the solver.
+    # need not load FastAPI, uvicorn, the store and the solver.
+    import uvicorn
+
     from twenty48.store import StoreError, is_postgres, open_store
     from twenty48.web import create_app
     from twenty48.web.app import stop_work
-    from twenty48.web.server import QuietServer, server_config
+    from twenty48.web.server import server_config
     from twenty48.web.startup import prepare_process
 
     try:
@@ -333,8 +335,9 @@ def run(args: argparse.Namespace) -> int:
         request_timeout=args.request_timeout,
         max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
+        on_shutdown=partial(stop_work, app),
     )
-    server = QuietServer(config, on_shutdown=partial(stop_work, app))
+    server = uvicorn.Server(config)
     print(f"2048 is being served at {url} (database {store.path}); Ctrl+C stops it.", flush=True)
     warning = network_warning(args.host, port, reachable, answered)
     if warning is not None:
@@ -368,6 +371,7 @@ def _run_workers(
         request_timeout=args.request_timeout,
         max_connections=args.max_connections,
         http=HTTP_PROTOCOL,
+        on_shutdown=served.stop_work_here,
     )
     location = redact(str(parse_location(args.db)))
     print(

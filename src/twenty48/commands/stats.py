@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from twenty48.commands.storage import add_db_argument, with_store
+from twenty48.commands.database import add_db_argument
+from twenty48.commands.storage import with_store
 from twenty48.store import Player, Stats, Store
 from twenty48.variants import CLASSIC, VARIANTS
 from twenty48.wording import count

@@ -1,4 +1,4 @@
-"""What the commands that read the store share: the ``--db`` option, the terminal's player, and
+"""What the commands that read the store share: the terminal's player, a game id, and
 one way of turning a refusal into a one-line message and an exit status.
 
 Exit statuses: 0 done; 1 the database could not be used (unreadable, busy, disk full); 2 the
@@ -14,10 +14,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from twenty48.commands import database
 from twenty48.commands.messages import fail, shown
 from twenty48.commands.numbers import decimal
-from twenty48.names import NameRefused
+from twenty48.names import NameRefusedError
 from twenty48.store import (
     ID_LIMIT,
     GameNotFoundError,
@@ -32,16 +31,8 @@ from twenty48.store import (
 )
 
 
-class Refused(Exception):
+class RefusedError(Exception):
     """The command cannot do what was asked; the message says why, in one line."""
-
-
-def add_db_argument(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    database.add_db_argument(
-        parser,
-        "the SQLite file or PostgreSQL URL of the saved games (default: the one `play` and `serve` use)",
-        default,
-    )
 
 
 def parse_game_id(text: str) -> int:
@@ -69,16 +60,16 @@ def with_database(
     already (a mistyped path is refused, and no empty database is left behind)."""
     try:
         if existing and isinstance(path, Path) and not path.exists():
-            raise Refused(
+            raise RefusedError(
                 f"no database at {path}: check --db (`2048 play` and `2048 serve` create one where they save)"
             )
         with open_store(path) as store:
             act(store)
     except (
-        Refused,
+        RefusedError,
         GameNotFoundError,
         PlayerNotFoundError,
-        NameRefused,
+        NameRefusedError,
         NameTakenError,
         ImportRefusedError,
     ) as exc:

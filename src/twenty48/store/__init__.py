@@ -92,7 +92,7 @@ Guarantees:
   (``ForeignDatabaseError``), comes from a newer version (``NewerDatabaseError``) or is damaged
   raises a ``StoreUnreadableError``; an unknown player, ``PlayerNotFoundError``; every store
   exception derives from ``StoreError`` (but a display name the name rules refuse:
-  ``twenty48.names.NameRefused``).
+  ``twenty48.names.NameRefusedError``).
 - **Opening changes nothing it should not.** A file is recognised (SQLite header, application id,
   schema version) and checked (``PRAGMA quick_check``) before anything is written to it, so a foreign
   or damaged file is refused exactly as it was found; a PostgreSQL database that holds other tables
@@ -110,7 +110,7 @@ Layout: by feature, each with its operations (the rules, one part of ``Store``) 
 
     store.py           Store: opens a database, holds the feature parts, documents every operation
     records.py         what the store hands out: Player, GameRecord, MoveOutcome, Stats, ...
-    errors.py          the exception tree; ``refusal``: a Game's IllegalAction -> the store's error
+    errors.py          the exception tree; ``refusal``: a Game's IllegalActionError -> the store's error
     database.py        the seam: Backend, Connection, and the SQL both backends speak
     location.py        a database's location: an SQLite path or a PostgreSQL URL
     opening.py         the backend a location names, opened and migrated

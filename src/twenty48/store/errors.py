@@ -20,10 +20,10 @@
         │                          going from, a single-tile move on a classic game)
         └── GameInProgressError    replay data only for finished games; a ranked game's review too
 
-``set_name`` also raises ``twenty48.names.NameRefused`` (a ValueError, not a StoreError) for a name
+``set_name`` also raises ``twenty48.names.NameRefusedError`` (a ValueError, not a StoreError) for a name
 the name rules refuse: those rules are checked before the database is asked, by the web too.
 
-A refusal is decided once, by the ``Game`` (``twenty48.game.IllegalAction`` and its subclasses);
+A refusal is decided once, by the ``Game`` (``twenty48.game.IllegalActionError`` and its subclasses);
 ``refusal`` is the only place that turns one into a store error. The store itself decides only what
 the Game cannot know: revisions, a game replaced by a newer one, replay of an unfinished game.
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from twenty48.game import GameOver, IllegalAction
+from twenty48.game import GameOverError, IllegalActionError
 
 if TYPE_CHECKING:
     from twenty48.store.records import GameRecord
@@ -101,7 +101,7 @@ class GameInProgressError(GameConflictError):
     neither exported nor reviewed (either would help it on)."""
 
 
-def refusal(exc: IllegalAction, record: GameRecord) -> GameConflictError:
+def refusal(exc: IllegalActionError, record: GameRecord) -> GameConflictError:
     """The store error for a refusal the Game decided, carrying the unchanged ``record``."""
-    kind = GameFinishedError if isinstance(exc, GameOver) else ActionRejectedError
+    kind = GameFinishedError if isinstance(exc, GameOverError) else ActionRejectedError
     return kind(str(exc), record)

@@ -32,7 +32,7 @@ from twenty48.store import Store
 from twenty48.tui.board_screen import BoardScreen
 from twenty48.tui.dialogs import Choice, ConfirmNewGame, GameOverDialog, WinDialog
 from twenty48.tui.history_screen import open_history
-from twenty48.tui.session import ChangedElsewhere, Session
+from twenty48.tui.session import ChangedElsewhereError, Session
 from twenty48.tui.solver import SolverAnswer, SolverSettings, solve
 from twenty48.tui.widgets import BoardGeometry, BoardView, HintPanel, StatBox
 from twenty48.variants import CLASSIC
@@ -309,7 +309,7 @@ class GameScreen(BoardScreen):
         stored game is shown instead."""
         try:
             yield
-        except ChangedElsewhere:
+        except ChangedElsewhereError:
             self._stop_autoplay()
             self.notify(
                 "This game was changed in another window; showing the saved game.",

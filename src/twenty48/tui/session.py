@@ -2,7 +2,7 @@
 
 A ``Session`` holds the game on screen as a ``Game`` and mirrors every accepted action into the shared
 ``Store`` (the one the browser game uses) before the screen shows it. The local game decides whether
-an action is allowed (a refused undo or keep-going raises its ``IllegalAction``, a refused move is an
+an action is allowed (a refused undo or keep-going raises its ``IllegalActionError``, a refused move is an
 unchanged ``Turn``) and only an accepted action reaches the store, which commits it in its own
 transaction; both apply the same deterministic rules, so they stay equal. Passing the store revision
 the session last saw makes every write conditional, so a second terminal playing the same game is
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from twenty48.game import Game, IllegalAction, Turn
+from twenty48.game import Game, IllegalActionError, Turn
 from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction
 from twenty48.store import (
     GameFinishedError,
@@ -29,7 +29,7 @@ from twenty48.store import (
 from twenty48.variants import CLASSIC
 
 
-class ChangedElsewhere(Exception):
+class ChangedElsewhereError(Exception):
     """The stored game changed in another window; the session has reloaded it."""
 
 
@@ -136,7 +136,7 @@ class Session:
         """Play ``direction`` (``auto``: the solver chose it, counted among the game's auto-played
         moves). A move the game refuses (``turn.changed`` is False) touches no file.
 
-        Raises ``ChangedElsewhere`` when another window changed the stored game: nothing is played and
+        Raises ``ChangedElsewhereError`` when another window changed the stored game: nothing is played and
         the session now holds the stored game."""
         turn = self.game.move(direction)
         if turn.changed:
@@ -147,7 +147,7 @@ class Session:
 
     def note_hint(self) -> None:
         """Count a hint asked on the position now (once per position), as the browser's are: the
-        statistics tell assisted games apart wherever they were played. Raises ``ChangedElsewhere``
+        statistics tell assisted games apart wherever they were played. Raises ``ChangedElsewhereError``
         as a move does."""
         self._write(lambda s: s.store.note_hint(s.player_id, s.game_id, s.revision))
 
@@ -155,13 +155,13 @@ class Session:
         """Take back the last move; False when the game refuses (nothing to undo, or the game is over)."""
         try:
             self.game.undo()
-        except IllegalAction:
+        except IllegalActionError:
             return False
         self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
         return True
 
     def keep_going(self) -> None:
-        """Dismiss the win and play on (again changes nothing). Raises ``NotWon`` without a win."""
+        """Dismiss the win and play on (again changes nothing). Raises ``NotWonError`` without a win."""
         self.game.keep_going()
         self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
 
@@ -198,7 +198,7 @@ class Session:
                 # The store's best for that game's variant (the other window may have changed it).
                 self._best = record.best_score
                 self._best_before = _best_before(saved.store, record)
-                raise ChangedElsewhere(str(exc)) from exc
+                raise ChangedElsewhereError(str(exc)) from exc
         except StoreError as exc:
             self._stop_saving(exc)
             return

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Query, Response
 from twenty48.store import ID_LIMIT, MAX_LEADERBOARD_OFFSET, MAX_LEADERBOARD_PAGE
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
 from twenty48.web.models import (
@@ -56,22 +57,26 @@ async def leaderboard(
     now = me.today()
     if board == "daily":
         if variant != DEFAULT_VARIANT:
-            return error_response(422, "invalid_request", "variant: the daily challenge is classic only")
+            return error_response(
+                422, ErrorCode.INVALID_REQUEST, "variant: the daily challenge is classic only"
+            )
         if size != DEFAULT_SIZE_NAME:
             return error_response(
-                422, "invalid_request", f"size: the daily challenge is {DEFAULT_SIZE_NAME} only"
+                422, ErrorCode.INVALID_REQUEST, f"size: the daily challenge is {DEFAULT_SIZE_NAME} only"
             )
         if date_ is None:
             date_ = now
         try:
             day = date.fromisoformat(date_).isoformat()
         except ValueError:
-            return error_response(422, "invalid_request", f"date: {date_} is not a date")
+            return error_response(422, ErrorCode.INVALID_REQUEST, f"date: {date_} is not a date")
         if day > now:
-            return error_response(422, "invalid_request", f"date: {day} has not begun yet (UTC today: {now})")
+            return error_response(
+                422, ErrorCode.INVALID_REQUEST, f"date: {day} has not begun yet (UTC today: {now})"
+            )
         date_ = day
     elif date_ is not None:
-        return error_response(422, "invalid_request", "date: only the daily board has a date")
+        return error_response(422, ErrorCode.INVALID_REQUEST, "date: only the daily board has a date")
     found = await me.run(
         me.web.store.leaderboard,
         board,

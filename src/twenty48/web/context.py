@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from twenty48.game import Game
 from twenty48.store import Store
 from twenty48.web.days import utc_date
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import player_token
 from twenty48.web.import_gate import ImportGate
@@ -131,7 +132,7 @@ class Caller:
             raise TooManyRequestsError(
                 f"at most {limit} new players an hour from one address",
                 math.ceil(wait),
-                "too_many_new_players",
+                ErrorCode.TOO_MANY_NEW_PLAYERS,
             )
         player = (await self.run(self.web.store.web_player, self.token)).id
         self.web.remember(self.token, player)

@@ -14,6 +14,8 @@ import secrets
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from twenty48.web.error_codes import ErrorCode
+
 COOKIE_NAME = "twenty48_player"
 #: 32 random bytes: 256 bits, URL-safe base64 without padding.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
@@ -89,17 +91,19 @@ class Guard:
             # The host check reads one of them while a proxy or the app may read another (RFC 9112
             # answers such a request 400).
             logger.warning("refused a request with more than one Host header")
-            await _error(send, 400, "bad_request", "a request has one Host header")
+            await _error(send, 400, ErrorCode.BAD_REQUEST, "a request has one Host header")
             return
         if self.allowed_hosts is not None:
             host = _hostname(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed_hosts:
                 logger.warning("refused a request for host %r (not one this server answers for)", host)
-                await _error(send, 421, "host_not_allowed", f"this server does not answer for {host!r}")
+                await _error(
+                    send, 421, ErrorCode.HOST_NOT_ALLOWED, f"this server does not answer for {host!r}"
+                )
                 return
         if scope["path"].startswith("/api/") and _cross_site(headers):
             logger.warning("refused a cross-site %s %s", scope["method"], scope["path"])
-            await _error(send, 403, "cross_site", "the API answers only this site's own pages")
+            await _error(send, 403, ErrorCode.CROSS_SITE, "the API answers only this site's own pages")
             return
         if scope["method"] == "HEAD":
             scope = {**scope, "method": "GET"}
@@ -120,7 +124,7 @@ class Guard:
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
             try:
                 body = await _read_body(receive, limit)
-            except _ClientGone:
+            except _ClientGoneError:
                 return  # hung up, or timed out, before its body arrived: nobody to answer
             if body is None:
                 await _body_too_large(send, limit)
@@ -180,19 +184,19 @@ def _cookie(header: bytes) -> str | None:
     return None
 
 
-class _ClientGone(Exception):
+class _ClientGoneError(Exception):
     """The connection ended before the whole body arrived."""
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
     """The whole body, or None once it exceeds the cap (chunked bodies carry no length up front).
-    Raises ``_ClientGone`` if the client is gone first: the part that came is no request."""
+    Raises ``_ClientGoneError`` if the client is gone first: the part that came is no request."""
     chunks = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            raise _ClientGone
+            raise _ClientGoneError
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
@@ -216,10 +220,10 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _body_too_large(send: Send, limit: int) -> None:
-    await _error(send, 413, "body_too_large", f"request bodies are limited to {limit} bytes")
+    await _error(send, 413, ErrorCode.BODY_TOO_LARGE, f"request bodies are limited to {limit} bytes")
 
 
-async def _error(send: Send, status: int, code: str, detail: str) -> None:
+async def _error(send: Send, status: int, code: ErrorCode, detail: str) -> None:
     body = json.dumps({"error": code, "detail": detail}).encode()
     await send(
         {

@@ -36,6 +36,7 @@ from twenty48.store import (
 )
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, Caller, CallerDep
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.guard import MAX_IMPORT_BODY
 from twenty48.web.history_models import ImportAnswer
@@ -54,7 +55,7 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 class UploadRefusedError(ValueError):
     """The body is not a file to import: 400 with ``code``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -120,9 +121,9 @@ async def import_file(me: CallerDep, request: Request) -> Response:
         except UploadRefusedError as exc:
             return error_response(400, exc.code, str(exc))
         except ImportRefusedError as exc:
-            return error_response(422, "import_refused", str(exc))
+            return error_response(422, ErrorCode.IMPORT_REFUSED, str(exc))
         except ImportStoppedError as exc:
-            return error_response(503, "import_stopped", str(exc))
+            return error_response(503, ErrorCode.IMPORT_STOPPED, str(exc))
         finally:
             watcher.cancel()
     return json_answer(
@@ -150,14 +151,14 @@ async def _limited(me: Caller) -> str:
         raise TooManyRequestsError(
             f"at most {limits.new_games_per_minute} new games or imports a minute",
             math.ceil(wait),
-            "too_many_imports",
+            ErrorCode.TOO_MANY_IMPORTS,
         )
     lease = await me.run(me.web.store.claim_import, me.player, limits.import_lease_s)
     if lease is None:
         raise TooManyRequestsError(
             "another import of this player is still running",
             math.ceil(limits.import_seconds),
-            "too_many_imports",
+            ErrorCode.TOO_MANY_IMPORTS,
         )
     return lease
 
@@ -187,12 +188,12 @@ def _read_upload(content_type: str, body: bytes, max_games: int, pause: Callable
         body = _uploaded_file(content_type, body)
     try:
         return _parse(body.decode(json.detect_encoding(body), "surrogatepass"), pause, max_games)
-    except _TooManyGames:
+    except _TooManyGamesError:
         raise transfer.too_many_games(f"more than {max_games:,}", max_games) from None
     except (ValueError, RecursionError):
         # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
         # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.
-        raise UploadRefusedError("malformed_json", "the request body is not valid JSON") from None
+        raise UploadRefusedError(ErrorCode.MALFORMED_JSON, "the request body is not valid JSON") from None
 
 
 _DECODER = json.JSONDecoder()
@@ -201,7 +202,7 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 _PAUSE_EVERY = 256
 
 
-class _TooManyGames(Exception):
+class _TooManyGamesError(Exception):
     pass
 
 
@@ -211,7 +212,7 @@ def _parse(text: str, pause: Callable[[], None], max_games: int) -> object:
     actions), are each decoded by the json module on their own, with ``pause()`` every
     ``_PAUSE_EVERY`` of them. ``json.loads`` holds the interpreter for the whole document (tens of
     milliseconds for 2 MiB, which the event loop would wait); a piece, for one game at most.
-    Raises ``_TooManyGames`` once the outer object's ``games`` has more than ``max_games``."""
+    Raises ``_TooManyGamesError`` once the outer object's ``games`` has more than ``max_games``."""
     decoded = 0
 
     def value(at: int, depth: int, name: str = "") -> tuple[object, int]:
@@ -239,7 +240,7 @@ def _parse(text: str, pause: Callable[[], None], max_games: int) -> object:
                 item, at = value(at, depth + 1)
                 elements.append(item)
                 if depth == 1 and name == "games" and len(elements) > max_games:
-                    raise _TooManyGames
+                    raise _TooManyGamesError
             at = _skip(text, at)
             if text.startswith(closing, at):
                 return (members if opening == "{" else elements), at + 1
@@ -267,7 +268,9 @@ def _uploaded_file(content_type: str, body: bytes) -> bytes:
         boundary is not None
         and body.count(b"\n--" + boundary.encode("latin-1", "replace")) > MAX_UPLOAD_PARTS
     ):
-        raise UploadRefusedError("malformed_upload", f"a form may have at most {MAX_UPLOAD_PARTS} parts")
+        raise UploadRefusedError(
+            ErrorCode.MALFORMED_UPLOAD, f"a form may have at most {MAX_UPLOAD_PARTS} parts"
+        )
     form = BytesParser(policy=policy.HTTP).parsebytes(head + body)
     parts = (
         [part for part in form.iter_parts() if isinstance(part, EmailMessage)] if form.is_multipart() else []
@@ -275,5 +278,5 @@ def _uploaded_file(content_type: str, body: bytes) -> bytes:
     files = [part for part in parts if part.get_filename() is not None] or parts
     payload = files[0].get_payload(decode=True) if files else None
     if not isinstance(payload, bytes):
-        raise UploadRefusedError("malformed_upload", "the form holds no file part")
+        raise UploadRefusedError(ErrorCode.MALFORMED_UPLOAD, "the form holds no file part")
     return payload

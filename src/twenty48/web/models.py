@@ -12,6 +12,7 @@ from twenty48.rules import DEFAULT_SIZE, MAX_SIDE, MIN_SIDE, OFFERED_SIZES, Boar
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay, Status
 from twenty48.variants import CLASSIC
+from twenty48.web.error_codes import ErrorCode
 
 #: The names in ``twenty48.variants.VARIANTS`` (a test keeps the two equal).
 VariantName = Literal["classic", "merge"]
@@ -410,7 +411,7 @@ class DailyAnswer(BaseModel):
 
 
 class ErrorAnswer(BaseModel):
-    error: str = Field(description="A stable code: invalid_request, not_found, stale_revision, ...")
+    error: ErrorCode = Field(description="A stable code saying why (one of `ErrorCode`).")
     detail: str = Field(description="What is wrong, for people.")
     state: GameState | None = Field(
         default=None, description="The game as it is now (unchanged), for 409 answers."

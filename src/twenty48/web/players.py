@@ -8,10 +8,11 @@ import math
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from twenty48.names import NameRefused, check
+from twenty48.names import NameRefusedError, check
 from twenty48.store import TransferCodeError
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.guard import new_token, player_cookie
 from twenty48.web.models import ErrorAnswer
@@ -51,14 +52,14 @@ async def set_me(me: CallerDep, body: MeRequest) -> Response:
     if "name" in body.model_fields_set and body.name is not None:
         try:
             check(body.name)
-        except NameRefused as exc:
+        except NameRefusedError as exc:
             refusal = NameRefusal(
-                error=exc.reason, detail=str(exc), character=exc.char, character_name=exc.char_name
+                error=ErrorCode(exc.reason), detail=str(exc), character=exc.char, character_name=exc.char_name
             )
             return JSONResponse(refusal.model_dump(mode="json", exclude_none=True), status_code=422)
         # Asked before a first-time visitor becomes a stored player: a refused name creates none.
         if await me.run(store.name_taken, body.name, me.player):
-            return error_response(422, "name_taken", f"the name {body.name!r} is taken")
+            return error_response(422, ErrorCode.NAME_TAKEN, f"the name {body.name!r} is taken")
     me = await me.registered()
     profile = await me.run(store.profile, me.player)
     if "name" in body.model_fields_set:
@@ -115,7 +116,7 @@ async def claim(me: CallerDep, body: ClaimRequest, request: Request) -> Response
         if wait:
             logger.warning("refused a transfer claim: %s tried too many this minute", me.address)
             detail = f"at most {web.claims.count} transfer codes that do not work a minute"
-            raise TooManyRequestsError(detail, math.ceil(wait), "too_many_claims") from None
+            raise TooManyRequestsError(detail, math.ceil(wait), ErrorCode.TOO_MANY_CLAIMS) from None
         raise
     web.remember(token, player.id)
     response = json_answer(MeAnswer.of(await me.run(web.store.profile, player.id)))

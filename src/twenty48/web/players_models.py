@@ -13,6 +13,11 @@ from twenty48.web.models import ErrorAnswer, SizeField, VariantName
 
 #: The boards of ``GET /api/leaderboard`` (``twenty48.store.LEADERBOARDS``).
 BoardName = Literal["daily", "all-time"]
+#: What a name field may hold before normalisation: a few characters more than a name may have,
+#: so that the name's own check says what is wrong with it.
+NAME_INPUT_MAX_LENGTH = 4 * MAX_LENGTH
+#: Room for a transfer code as typed (28 letters, dashes, spaces): a bound on what is looked up.
+TRANSFER_CODE_MAX_LENGTH = 64
 
 
 class _Request(BaseModel):
@@ -20,10 +25,9 @@ class _Request(BaseModel):
 
 
 class MeRequest(_Request):
-    # A few characters more than a name may have: the name's own check says what is wrong with it.
     name: str | None = Field(
         default=None,
-        max_length=4 * MAX_LENGTH,
+        max_length=NAME_INPUT_MAX_LENGTH,
         description=f"A display name: 1-{MAX_LENGTH} characters after NFKC normalisation (letters with "
         "their combining marks, digits, single inner spaces, `_-.`), unique whatever the case; "
         "null: anonymous again. Absent: unchanged.",
@@ -69,7 +73,10 @@ class TransferAnswer(BaseModel):
 
 
 class ClaimRequest(_Request):
-    code: str = Field(max_length=64, description="A code from POST /api/me/transfer on the other device.")
+    code: str = Field(
+        max_length=TRANSFER_CODE_MAX_LENGTH,
+        description="A code from POST /api/me/transfer on the other device.",
+    )
 
 
 class EntryAnswer(BaseModel):

@@ -40,6 +40,7 @@ from typing import Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.guard import SECURITY_HEADERS
 from twenty48.web.server import ServeConfig
 
@@ -66,16 +67,18 @@ _REASONS = {
 }
 
 
-class _Refused(Exception):
+class _RefusedError(Exception):
     """Stops the parser at the end of a head that is refused (too large, or the process too busy)."""
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """``HttpToolsProtocol`` refusing request heads over ``MAX_HEAD`` bytes and requests that do
-    not arrive within ``ServeConfig.request_timeout`` (pass it as uvicorn's ``http``)."""
+    not arrive within ``ServeConfig.request_timeout`` (pass it as uvicorn's ``http``), and calling
+    ``ServeConfig.on_shutdown`` when its server begins to shut down."""
 
     def __init__(self, config: ServeConfig, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
+        self._on_shutdown = config.on_shutdown
         self._head_open = False  # a request's line or headers are still arriving
         self._head_bytes = 0  # of that head: what the parser has handed over, plus later reads
         self._url_bytes = 0
@@ -84,7 +87,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._timeout = config.request_timeout
         self._deadline: float | None = None  # the loop's time by which what is awaited must arrive
         self._timer: asyncio.TimerHandle | None = None  # fires at or before the deadline
-        self._refusal: tuple[int, str, str] | None = None
+        self._refusal: tuple[int, ErrorCode, str] | None = None
         # Applied here (the module says why); uvicorn's own test reads this attribute.
         self._max_connections: int | None = self.limit_concurrency
         self.limit_concurrency = None
@@ -98,6 +101,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         limit = self._max_connections
         if limit is not None and len(self.connections) > limit:
             self._make_room(limit)
+
+    def shutdown(self) -> None:
+        # uvicorn's server calls this on each open connection as its shutdown begins, before it
+        # waits for their requests: a request held by a hint or an import ends now, not at the end
+        # of the grace period. (A request whose client is gone has no connection: it ends itself.)
+        # Called once per connection; stopping twice changes nothing.
+        self._on_shutdown()
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._clear_deadline()
@@ -157,12 +168,12 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_bytes > MAX_HEAD:
             self._refuse_head()
             # Raised inside the parser's callback: uvicorn stops parsing and calls send_400_response.
-            raise _Refused
+            raise _RefusedError
         limit = self._max_connections
         if limit is not None and len(self.tasks) >= limit:
             # Requests whose clients hung up may run on: their connections no longer count.
             self._refuse_busy(limit)
-            raise _Refused
+            raise _RefusedError
         self._body_open, self._body_bytes = True, 0
         self._set_deadline()
         super().on_headers_complete()
@@ -231,7 +242,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def _refuse_busy(self, limit: int) -> None:
         detail = f"this server process holds {limit} connections or runs as many requests at most; try again"
-        self._refusal = (503, "server_busy", detail)
+        self._refusal = (503, ErrorCode.SERVER_BUSY, detail)
         logger.warning("refused a request from %s: %s (--max-connections)", _client(self.client), detail)
 
     def _set_deadline(self) -> None:
@@ -276,19 +287,20 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         part = "head" if self._head_open else "body"
         detail = f"the request's {part} did not arrive within {self._timeout:g} s"
         logger.warning("dropped a request from %s: %s", _client(self.client), detail)
-        self._refusal = (408, "request_timeout", detail)
+        self._refusal = (408, ErrorCode.REQUEST_TIMEOUT, detail)
         self.send_400_response("")
 
     def _refuse_head(self) -> None:
         if self._url_bytes > MAX_HEAD:
-            self._refusal = (414, "uri_too_long", f"request URLs are limited to {MAX_HEAD} bytes")
+            self._refusal = (414, ErrorCode.URI_TOO_LONG, f"request URLs are limited to {MAX_HEAD} bytes")
         else:
             detail = f"the request line and headers are limited to {MAX_HEAD} bytes together"
-            self._refusal = (431, "headers_too_large", detail)
+            self._refusal = (431, ErrorCode.HEADERS_TOO_LARGE, detail)
         logger.warning("refused a request from %s: %s", _client(self.client), self._refusal[2])
 
     def send_400_response(self, msg: str) -> None:
-        status, code, detail = self._refusal or (400, "bad_request", "the request is not valid HTTP/1.1")
+        refusal = self._refusal or (400, ErrorCode.BAD_REQUEST, "the request is not valid HTTP/1.1")
+        status, code, detail = refusal
         body = json.dumps({"error": code, "detail": detail}).encode()
         head = [f"HTTP/1.1 {status} ".encode() + _REASONS[status]]
         head += [name + b": " + value for name, value in self.server_state.default_headers]

@@ -235,7 +235,7 @@ def _start_child(shared: Any) -> None:
 def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
     """In the child: the review of ``game``, reporting progress; None once told to stop."""
     from twenty48.ai import Pace
-    from twenty48.ai.review import ReviewCancelled, review_game
+    from twenty48.ai.review import ReviewCancelledError, review_game
     from twenty48.game import Game
 
     shared = _child_shared
@@ -262,7 +262,7 @@ def _review(number: int, game: dict[str, Any]) -> dict[str, Any] | None:
         return review_game(
             Game.from_dict(game), progress=progress, cancelled=lambda: shared[_STOP] == number, pace=pace
         )
-    except ReviewCancelled:
+    except ReviewCancelledError:
         return None
     finally:
         over.set()

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Response, status
 from twenty48.store import ReviewRecord
 from twenty48.web.answers import ERROR_RESPONSES
 from twenty48.web.context import CallerDep
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import error_response
 from twenty48.web.models import ErrorAnswer
 from twenty48.web.params import GameId
@@ -71,7 +72,9 @@ async def request_review(me: CallerDep, game_id: GameId) -> Response:
     if asked.outcome != "queued":
         reviews.release()
     if asked.outcome == "busy":
-        response = error_response(429, "review_in_progress", "another game of yours is being reviewed")
+        response = error_response(
+            429, ErrorCode.REVIEW_IN_PROGRESS, "another game of yours is being reviewed"
+        )
         response.headers["Retry-After"] = str(IN_PROGRESS_RETRY_S)
         return response
     assert asked.record is not None
@@ -95,7 +98,7 @@ async def get_review(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     found = await me.run(me.web.store.review_status, me.player, game_id, _setting())
     if found is None:
-        return error_response(404, "no_review", f"no review was asked for game {game_id}")
+        return error_response(404, ErrorCode.NO_REVIEW, f"no review was asked for game {game_id}")
     return _answer(found)
 
 
@@ -111,6 +114,6 @@ async def cancel_review(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     found = await me.run(me.web.store.cancel_review, me.player, game_id, _setting())
     if found is None:
-        return error_response(404, "no_review", f"no review was asked for game {game_id}")
+        return error_response(404, ErrorCode.NO_REVIEW, f"no review was asked for game {game_id}")
     me.web.reviews.cancelled(game_id)
     return _answer(found)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from twenty48.game import Game, IllegalAction, make_action
+from twenty48.game import Game, IllegalActionError, make_action
 from twenty48.rules import Board, Direction
 from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError, refusal
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
@@ -329,7 +329,7 @@ def _pending_action(shown: Game, revision: int, action: Callable[[Game], T]) -> 
     trial = Game.from_dict(shown.to_dict())
     try:
         return action(trial)
-    except IllegalAction as exc:
+    except IllegalActionError as exc:
         raise refusal(exc, pending_record(shown)) from exc
 
 

@@ -2,12 +2,12 @@
 
 Both run the same setup: the guarded HTTP protocol (caps on request heads, requests that must
 arrive within ``--request-timeout``, at most ``--max-connections``), no access log, a 5-second grace
-period, the trusted proxies of ``--forwarded-allow-ips`` (none unless named), and a server that
-stops the hints and the import as soon as shutdown begins (waiting hints are answered 503 at once,
-not cancelled with a traceback each when the grace period ends; an import stops at its next check).
-uvicorn's supervisor builds each worker's server as a plain ``uvicorn.Server``; ``run_workers`` has it
-build this one instead. Each worker is given the same ``ServeConfig`` (pickled into it), so every
-process has the same settings.
+period, the trusted proxies of ``--forwarded-allow-ips`` (none unless named), and ``on_shutdown``,
+which stops the hints and the import as soon as shutdown begins (waiting hints are answered 503 at
+once, not cancelled with a traceback each when the grace period ends; an import stops at its next
+check): uvicorn tells each open connection's protocol that shutdown begins, and the guarded protocol
+calls it then. Each worker is given the same ``ServeConfig`` (pickled into it), so every process
+has the same settings.
 """
 
 from __future__ import annotations
@@ -15,28 +15,32 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from typing import Any
-from unittest import mock
 
 import uvicorn
-from uvicorn.supervisors import Multiprocess, multiprocess
+from uvicorn.supervisors import Multiprocess
 
-from twenty48.web import served
 from twenty48.web.limits import MAX_CONNECTIONS, REQUEST_TIMEOUT_S
 
 
 class ServeConfig(uvicorn.Config):
-    """uvicorn's configuration, and the seconds a request's head (and then its body) may take to
-    arrive, which ``twenty48.web.protocol.GuardedHttpToolsProtocol`` reads."""
+    """uvicorn's configuration, the seconds a request's head (and then its body) may take to arrive,
+    and what stops this process's work when its server begins to shut down: both read by
+    ``twenty48.web.protocol.GuardedHttpToolsProtocol``. ``on_shutdown`` is pickled into each worker,
+    so there it is a module's function."""
 
-    def __init__(self, app: Any, *, request_timeout: float, **kwargs: Any) -> None:
+    def __init__(
+        self, app: Any, *, request_timeout: float, on_shutdown: Callable[[], None], **kwargs: Any
+    ) -> None:
         super().__init__(app, **kwargs)
         self.request_timeout = request_timeout
+        self.on_shutdown = on_shutdown
 
 
 def server_config(
     app: Any,
     *,
     http: str | type,
+    on_shutdown: Callable[[], None],
     workers: int = 1,
     forwarded_allow_ips: str | None = None,
     request_timeout: float = REQUEST_TIMEOUT_S,
@@ -48,10 +52,12 @@ def server_config(
     of ``forwarded_allow_ips``, as uvicorn names them; None believes them from nobody (uvicorn's
     own default believes them from loopback, so that any local client could name itself anew at
     each request and reset every per-address limit). ``request_timeout`` and ``max_connections``
-    are ``2048 serve``'s settings of the same names, per process."""
+    are ``2048 serve``'s settings of the same names, per process. ``on_shutdown`` stops the work
+    of the process (``twenty48.web.app.stop_work``) when its server begins to shut down."""
     return ServeConfig(
         app,
         request_timeout=request_timeout,
+        on_shutdown=on_shutdown,
         factory=isinstance(app, str),
         workers=workers,
         http=http,
@@ -64,33 +70,7 @@ def server_config(
     )
 
 
-class QuietServer(uvicorn.Server):
-    """uvicorn's server, calling ``on_shutdown`` when shutdown begins."""
-
-    def __init__(self, config: uvicorn.Config, on_shutdown: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_shutdown = on_shutdown
-
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        self._on_shutdown()
-        await super().shutdown(sockets)
-
-
-class _WorkerProcess(multiprocess.Process):
-    """A worker of uvicorn's supervisor whose server is a ``QuietServer``; pickled into the new
-    process, where ``server`` is first used."""
-
-    @property
-    def server(self) -> uvicorn.Server:
-        if self._server is None:
-            self._server = QuietServer(self.config, on_shutdown=served.stop_work_here)
-        return self._server
-
-
 def run_workers(config: uvicorn.Config, sock: socket.socket) -> None:
     """``config.workers`` processes on ``sock``, restarted when one dies, until SIGINT/SIGTERM."""
     sock.set_inheritable(True)
-    # The supervisor names its worker class as a module global; replaced only while it runs, in
-    # this parent process (which runs nothing else).
-    with mock.patch.object(multiprocess, "Process", _WorkerProcess):
-        Multiprocess(config, sockets=[sock]).run()
+    Multiprocess(config, sockets=[sock]).run()

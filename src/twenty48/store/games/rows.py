@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from twenty48.game import Game, IllegalAction
+from twenty48.game import Game, IllegalActionError
 from twenty48.store.database import Backend, Connection
 from twenty48.store.errors import (
     GameConflictError,
@@ -95,7 +95,7 @@ class GameRows:
         """Where the Game decides whether an action is possible: its refusal, as the store's error."""
         try:
             yield
-        except IllegalAction as exc:
+        except IllegalActionError as exc:
             raise refusal(exc, self.as_record(db, row, game)) from exc
 
     def insert(

@@ -3,7 +3,7 @@ name, hiding from the leaderboards, moving to another device, and the host's vie
 
     store.web_player(token) / store.local_player()   # get or create the player of a key
     store.profile(player_id)                          # Profile: name (None: anonymous), hidden
-    store.set_name(player_id, "Ada")                  # NameRefused (twenty48.names), NameTakenError
+    store.set_name(player_id, "Ada")                  # NameRefusedError (twenty48.names), NameTakenError
     store.set_hidden(player_id, True)                 # the player's own entries leave the leaderboards
     code = store.new_transfer(player_id)              # TransferCode: 15 minutes, used once
     player = store.claim_transfer(code.code, token)   # the cookie ``token`` is now that player
@@ -150,7 +150,7 @@ class Players:
                     return found
             try:
                 owner = players_sql.player_named(db, names.check(ref).key)
-            except names.NameRefused:
+            except names.NameRefusedError:
                 owner = None
             if owner is None:
                 raise PlayerNotFoundError(f"no player has the id or name {ref!r}")

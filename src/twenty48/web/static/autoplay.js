@@ -3,6 +3,7 @@
 // stopped.
 
 import { api } from "./api.js";
+import { ERROR } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
 
 const STRINGS = {
@@ -11,8 +12,8 @@ const STRINGS = {
   zh: { hintsBusy: "求解器正忙于其他提示，稍后将重试。" },
 };
 
-// The server's refusals of a hint while its solver is taken (503 hints_busy, 429 hint_in_progress).
-const BUSY = new Set(["hints_busy", "hint_in_progress"]);
+// The server's refusals of a hint while its solver is taken (503, and 429 for this player's own).
+const BUSY = new Set([ERROR.HINTS_BUSY, ERROR.HINT_IN_PROGRESS]);
 
 // Auto-play: [pause between moves, solver budget] in ms.
 const SPEEDS = { slow: [600, 300], normal: [250, 150], fast: [40, 60] };

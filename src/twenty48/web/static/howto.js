@@ -1,6 +1,7 @@
 // How to play: the goal, the keys, swipes, undo and the hint, in a dialog opened from the footer's
 // "?" and built then (the first board does without it).
 
+import { UNDO_LIMIT } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
 
 const TOPICS = ["Goal", "Keys", "Swipe", "Undo", "Hint"];
@@ -14,7 +15,7 @@ const STRINGS = {
     howSwipe: "Swipes",
     howSwipeText: "On a touch screen, swipe across the board. In Merge 2048 a swipe that starts on a tile moves only that tile.",
     howUndo: "Undo",
-    howUndoText: "Undo (U or Ctrl+Z) takes back the last move, up to 20 in a row; the same tile appears again after it.",
+    howUndoText: `Undo (U or Ctrl+Z) takes back the last move, up to ${UNDO_LIMIT} in a row; the same tile appears again after it.`,
     howHint: "Hint",
     howHintText: "Hint grades each move, from best to blunder; Auto-play lets the solver play. A ranked game that uses undo, a hint or auto-play leaves the leaderboard.",
   },
@@ -26,7 +27,7 @@ const STRINGS = {
     howSwipe: "スワイプ",
     howSwipeText: "タッチ画面では盤面をスワイプします。マージ2048では、タイルから始めたスワイプはそのタイルだけを動かします。",
     howUndo: "戻す",
-    howUndoText: "「戻す」（UかCtrl+Z）で直前の手を取り消せます（続けて20手まで）。そのあと現れるタイルは同じです。",
+    howUndoText: `「戻す」（UかCtrl+Z）で直前の手を取り消せます（続けて${UNDO_LIMIT}手まで）。そのあと現れるタイルは同じです。`,
     howHint: "ヒント",
     howHintText: "「ヒント」は各手を最善から大悪手まで評価し、「自動プレイ」ではソルバーがプレイします。ランキング対象のゲームで戻す・ヒント・自動プレイを使うと、ランキングから外れます。",
   },
@@ -38,7 +39,7 @@ const STRINGS = {
     howSwipe: "滑动",
     howSwipeText: "在触摸屏上，在棋盘上滑动即可。在合并 2048 中，从方块开始的滑动只移动该方块。",
     howUndo: "撤销",
-    howUndoText: "“撤销”（U 或 Ctrl+Z）收回上一步，最多连续 20 步；之后出现的方块仍然相同。",
+    howUndoText: `“撤销”（U 或 Ctrl+Z）收回上一步，最多连续 ${UNDO_LIMIT} 步；之后出现的方块仍然相同。`,
     howHint: "提示",
     howHintText: "“提示”为每一步评分，从最佳到大错；“自动”让求解器来玩。排行游戏一旦使用撤销、提示或自动，就会退出排行榜。",
   },

@@ -2,6 +2,7 @@
 // changes it in the dialog; the dialog asks first only when there is a game to lose. Under the
 // modes, a line says what the one selected does.
 
+import { DEFAULT_VARIANT, VARIANTS } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,9 +32,8 @@ const HTML = `
   <p id="confirm-text" data-i18n="confirmText">The current game ends here and stays in your history.</p>
   <fieldset class="modes">
     <legend data-i18n="mode">Mode</legend>
-    <label><input type="radio" name="variant" value="classic" checked><span data-i18n="classic">Classic</span></label>
-    <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
-    <p class="note" id="mode-rules" data-i18n="classicRules"></p>
+    ${VARIANTS.map((v) => `<label><input type="radio" name="variant" value="${v}"${v === DEFAULT_VARIANT ? " checked" : ""}><span data-i18n="${v}"></span></label>`).join("\n    ")}
+    <p class="note" id="mode-rules" data-i18n="${DEFAULT_VARIANT}Rules"></p>
   </fieldset>
   <div class="row">
     <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
@@ -58,7 +58,7 @@ export async function newGameDialog(queue, auto, i18n) {
   };
   for (const radio of radios) radio.addEventListener("change", describe);
   i18n.translate(dialog);
-  const ask = (variant = "classic") => {
+  const ask = (variant = DEFAULT_VARIANT) => {
     for (const radio of radios) radio.checked = radio.value === variant;
     describe();
     $("confirm-text").hidden = !queue.inProgress;

@@ -3,6 +3,7 @@
 // one-time code. Loaded with the settings dialog. A name is only ever set as textContent or value.
 
 import { call } from "./api.js";
+import { ERROR, NAME_INPUT_MAX_LENGTH, NAME_MAX_LENGTH, TRANSFER_CODE_MAX_LENGTH } from "./facts.js";
 
 const STRINGS = {
   en: {
@@ -10,7 +11,7 @@ const STRINGS = {
     nameCleared: "Your name is removed: you are anonymous, off the leaderboards.",
     anonymousNote: "Without a name you play anonymously and are not on the leaderboards.",
     hideMe: "Hide me from the leaderboards", hostHidden: "The host has hidden you from the leaderboards.",
-    name_empty: "A name needs at least one character.", name_too_long: "A name has at most 24 characters.",
+    name_empty: "A name needs at least one character.", name_too_long: `A name has at most ${NAME_MAX_LENGTH} characters.`,
     name_no_letter: "A name needs at least one letter or digit.",
     name_spaces: "No space at the start or end, and never two in a row.",
     name_character: "A name cannot hold {c}: only letters, digits, single spaces and _ - . are allowed.",
@@ -27,7 +28,7 @@ const STRINGS = {
     nameCleared: "名前を消しました。匿名になり、ランキングには載りません。",
     anonymousNote: "名前がないと匿名でプレイし、ランキングには載りません。",
     hideMe: "ランキングに表示しない", hostHidden: "ホストによりランキングから非表示にされています。",
-    name_empty: "名前は1文字以上にしてください。", name_too_long: "名前は24文字までです。",
+    name_empty: "名前は1文字以上にしてください。", name_too_long: `名前は${NAME_MAX_LENGTH}文字までです。`,
     name_no_letter: "名前には文字か数字を1つ以上入れてください。",
     name_spaces: "先頭・末尾の空白や、連続した空白は使えません。",
     name_character: "{c}は名前に使えません。使えるのは文字・数字・単独の空白・_ - . だけです。",
@@ -44,7 +45,7 @@ const STRINGS = {
     nameCleared: "名称已删除：你现在是匿名玩家，不在排行榜上。",
     anonymousNote: "没有名称时你以匿名方式游戏，不会出现在排行榜上。",
     hideMe: "不在排行榜上显示我", hostHidden: "主持人已将你从排行榜上隐藏。",
-    name_empty: "名称至少需要一个字符。", name_too_long: "名称最多 24 个字符。",
+    name_empty: "名称至少需要一个字符。", name_too_long: `名称最多 ${NAME_MAX_LENGTH} 个字符。`,
     name_no_letter: "名称至少需要一个字母或数字。",
     name_spaces: "开头和结尾不能有空格，也不能连续两个空格。",
     name_character: "名称中不能有{c}：只能使用字母、数字、单个空格和 _ - .。",
@@ -63,7 +64,7 @@ const HTML = `
   <h3 id="player-title" data-i18n="player">Player</h3>
   <form class="name-form" data-part="name-form">
     <label for="display-name" data-i18n="displayName">Display name</label>
-    <div class="line"><input id="display-name" name="name" maxlength="96" autocomplete="nickname" spellcheck="false">
+    <div class="line"><input id="display-name" name="name" maxlength="${NAME_INPUT_MAX_LENGTH}" autocomplete="nickname" spellcheck="false">
       <button class="btn" type="submit" data-i18n="saveName">Save</button></div>
     <p class="note" role="status" data-part="name-note"></p>
   </form>
@@ -74,7 +75,7 @@ const HTML = `
   <output class="code" data-part="code"></output>
   <form class="claim-form" data-part="claim-form">
     <label for="claim-code" data-i18n="enterCode">Code from your other device</label>
-    <div class="line"><input id="claim-code" name="code" maxlength="64" autocomplete="off" autocapitalize="characters" spellcheck="false">
+    <div class="line"><input id="claim-code" name="code" maxlength="${TRANSFER_CODE_MAX_LENGTH}" autocomplete="off" autocapitalize="characters" spellcheck="false">
       <button class="btn" type="submit" data-i18n="useCode">Use code</button></div>
     <p class="note" role="status" data-part="claim-note"></p>
   </form>
@@ -89,11 +90,11 @@ function character(i18n, { character: char = "", character_name: name }) {
   return i18n.t(/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? "charShown" : "charHidden", { ch: char, about });
 }
 
-// The message for a refusal: the page's own words for the server's code, else the server's sentence.
+// The message for a refusal: the page's own words for the server's code (its key in STRINGS), else
+// the server's sentence.
 function refusal(i18n, error) {
-  const known = Object.hasOwn(STRINGS.en, error.code) ? error.code : "";
-  if (!known) return i18n.t("refused", { d: error.message });
-  return i18n.t(known, { c: known === "name_character" ? character(i18n, error.answer) : "" });
+  if (!Object.hasOwn(STRINGS.en, error.code)) return i18n.t("refused", { d: error.message });
+  return i18n.t(error.code, { c: error.code === ERROR.NAME_CHARACTER ? character(i18n, error.answer) : "" });
 }
 
 export function playerSection(dialog, i18n) {

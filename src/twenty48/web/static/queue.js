@@ -55,7 +55,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- what the player does ----------------------------------------------------------------------
+  // ---- what the player does ----
 
   // `cell` (Merge 2048 swipes only): move just the tile on that cell.
   move(dir, repeat = false, cell = undefined) {
@@ -102,7 +102,7 @@ export class ActionQueue extends EventTarget {
     this.pump();
   }
 
-  // ---- the queue ---------------------------------------------------------------------------------
+  // ---- the queue ----
 
   enqueue(action) {
     this.hud.clearHint();
@@ -164,7 +164,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- the server's answers ----------------------------------------------------------------------
+  // ---- the server's answers ----
 
   adopt(next, fresh = false) {
     this.state = next;
@@ -190,12 +190,14 @@ export class ActionQueue extends EventTarget {
     if (name === "over") this.drop((action) => action.type !== "new");
   }
 
-  // A refusal (of an action or a hint), by its code. A 409 carries the game as it is now.
+  // A refusal (of an action or a hint), by its code. A 409 carries the game as it is now. The codes
+  // are fetched then: the first board has no room for them.
   async refused(error, action = {}) {
+    const { ERROR } = await import("./facts.js");
     switch (error.code) {
-      case "rejected": // not possible in this position: undo after a queued move that changed nothing
+      case ERROR.REJECTED: // not possible in this position: undo after a queued move that changed nothing
         return this.adopt(error.state);
-      case "stale_revision": {
+      case ERROR.STALE_REVISION: {
         if (error.state.finished) return this.finished(error.state);
         const { lastSeen } = this.state;
         this.adopt(error.state);
@@ -209,9 +211,9 @@ export class ActionQueue extends EventTarget {
         }
         return;
       }
-      case "game_finished":
+      case ERROR.GAME_FINISHED:
         return this.finished(error.state);
-      case "not_found":
+      case ERROR.NOT_FOUND:
         return this.reload();
       default:
         this.hud.notice("refused", { d: error.message }, 5000);

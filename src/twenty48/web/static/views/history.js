@@ -3,11 +3,10 @@
 // history's export and an import.
 
 import { ApiError, call } from "../api.js";
+import { ERROR, SORTS, VARIANTS } from "../facts.js";
 import { date as when, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
-const SORTS = ["date", "score", "max_tile"];
-const VARIANTS = ["", "classic", "merge"];
 const FINISHED = ["", "true", "false"];
 // The columns; on a phone each cell carries its column's name (data-label), the header being hidden.
 const COLUMNS = ["started", "mode", "score", "largest", "moves", "statusCol", "assisted"];
@@ -48,7 +47,7 @@ export class HistoryView {
     const filters = element("div", { class: "filters" });
     const choices = {
       sort: SORTS.map((s) => [s, t(`sort_${s}`)]),
-      variant: VARIANTS.map((v) => [v, v ? t(v) : t("allModes")]),
+      variant: ["", ...VARIANTS].map((v) => [v, v ? t(v) : t("allModes")]),
       finished: FINISHED.map((f) => [f, t(`finished_${f || "all"}`)]),
     };
     for (const [key, label] of [["sort", "sortBy"], ["variant", "mode"], ["finished", "finishedFilter"]]) {
@@ -212,7 +211,7 @@ export class HistoryView {
     if (!response.ok) {
       const error = new ApiError(response.status, await response.json().catch(() => ({})));
       if (error.retryable) return this.failed(error);
-      const why = { game_in_progress: "exportInProgress", not_found: "gameGone" }[error.code];
+      const why = { [ERROR.GAME_IN_PROGRESS]: "exportInProgress", [ERROR.NOT_FOUND]: "gameGone" }[error.code];
       this.message.textContent = this.t(why ?? "exportRefused", { date, d: error.message });
       return;
     }

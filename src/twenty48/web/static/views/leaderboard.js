@@ -5,17 +5,16 @@
 //   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
+import { DEFAULT_VARIANT, LEADERBOARD, VARIANTS } from "../facts.js";
 import { date, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
-const BOARDS = ["daily", "all-time"];
-const VARIANTS = ["classic", "merge"];
 const today = () => new Date().toISOString().slice(0, 10); // the daily boards' days are UTC days
 
 export function parseBoard(args) {
   const [board, second] = args;
-  if (board === "daily") return { board, variant: "classic", date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
-  return { board: "all-time", variant: VARIANTS.includes(second) ? second : "classic", date: "" };
+  if (board === LEADERBOARD.DAILY) return { board, variant: DEFAULT_VARIANT, date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
+  return { board: LEADERBOARD.ALL_TIME, variant: VARIANTS.includes(second) ? second : DEFAULT_VARIANT, date: "" };
 }
 
 export class LeaderboardView {
@@ -40,7 +39,7 @@ export class LeaderboardView {
   close() {}
 
   address() {
-    if (this.board === "daily") return `#/leaderboard/daily${this.date ? `/${this.date}` : ""}`;
+    if (this.board === LEADERBOARD.DAILY) return `#/leaderboard/daily${this.date ? `/${this.date}` : ""}`;
     return `#/leaderboard/all-time/${this.variant}`;
   }
 
@@ -55,23 +54,23 @@ export class LeaderboardView {
       return control;
     };
     const board = field("board", t("boardKind"), element("select"));
-    for (const b of BOARDS) board.append(element("option", { value: b }, t(`board_${b}`)));
+    for (const b of Object.values(LEADERBOARD)) board.append(element("option", { value: b }, t(`board_${b}`)));
     board.value = this.board;
     const variant = field("variant", t("mode"), element("select"));
     for (const v of VARIANTS) variant.append(element("option", { value: v }, t(v)));
     variant.value = this.variant;
     const day = field("date", t("day"), element("input", { type: "date", max: today() }));
     day.value = this.date || today();
-    // The daily challenge is a classic game; the all-time board has no day.
-    variant.closest("label").hidden = this.board === "daily";
-    day.closest("label").hidden = this.board !== "daily";
+    // The daily challenge is a game of the default variant; the all-time board has no day.
+    variant.closest("label").hidden = this.board === LEADERBOARD.DAILY;
+    day.closest("label").hidden = this.board !== LEADERBOARD.DAILY;
     const change = () => {
       this.board = board.value;
-      this.variant = this.board === "daily" ? "classic" : variant.value;
-      this.date = this.board === "daily" && day.value && day.value !== today() ? day.value : "";
+      this.variant = this.board === LEADERBOARD.DAILY ? DEFAULT_VARIANT : variant.value;
+      this.date = this.board === LEADERBOARD.DAILY && day.value && day.value !== today() ? day.value : "";
       this.offset = 0;
-      variant.closest("label").hidden = this.board === "daily";
-      day.closest("label").hidden = this.board !== "daily";
+      variant.closest("label").hidden = this.board === LEADERBOARD.DAILY;
+      day.closest("label").hidden = this.board !== LEADERBOARD.DAILY;
       history.replaceState(null, "", this.address());
       this.load();
     };
@@ -89,7 +88,7 @@ export class LeaderboardView {
 
   async load() {
     const params = new URLSearchParams({ board: this.board, variant: this.variant, limit: PAGE_SIZE, offset: this.offset });
-    if (this.board === "daily" && this.date) params.set("date", this.date);
+    if (this.board === LEADERBOARD.DAILY && this.date) params.set("date", this.date);
     let answer;
     try {
       answer = await call("GET", `/api/leaderboard?${params}`);
@@ -114,7 +113,7 @@ export class LeaderboardView {
     for (const entry of answer.entries) body.append(this.row(entry, answer, entry.game_id === answer.me?.game_id));
     if (!answer.entries.length) {
       const empty = element("tr");
-      empty.append(element("td", { colspan: "7", class: "empty" }, t(answer.board === "daily" ? "noDailyEntries" : "noEntries")));
+      empty.append(element("td", { colspan: "7", class: "empty" }, t(answer.board === LEADERBOARD.DAILY ? "noDailyEntries" : "noEntries")));
       body.append(empty);
     }
     this.table.replaceChildren(thead, body);
@@ -122,7 +121,7 @@ export class LeaderboardView {
     const onPage = me && answer.entries.some((e) => e.game_id === me.game_id);
     this.mine.textContent = me && !onPage ? t("yourRank", { rank: me.rank, score: me.score }) : "";
     // Today's finished games have no replay yet: the board says when they will.
-    this.later.hidden = !answer.entries.some((entry) => entry.finished_at) || answer.board !== "daily" || answer.date < today();
+    this.later.hidden = !answer.entries.some((entry) => entry.finished_at) || answer.board !== LEADERBOARD.DAILY || answer.date < today();
     this.mine.hidden = !me || onPage;
     this.pager.replaceChildren();
     const go = (key, offset, enabled) => {
@@ -142,7 +141,7 @@ export class LeaderboardView {
     const tr = element("tr", mine ? { class: "mine", "aria-current": "true" } : {});
     const number = (value) => this.i18n.number(value);
     // A past day's board closed at its midnight (UTC): a game unfinished then is listed as it stood.
-    const closed = answer.board === "daily" && answer.date < today();
+    const closed = answer.board === LEADERBOARD.DAILY && answer.date < today();
     const finished = entry.finished_at ? date(this.i18n, entry.finished_at) : this.t(closed ? "unfinished" : "inProgress");
     for (const value of [number(entry.rank), entry.name, number(entry.score), String(entry.max_tile), number(entry.moves), finished]) {
       tr.append(element("td", {}, value));
@@ -150,7 +149,7 @@ export class LeaderboardView {
     tr.children[1].title = entry.name; // a long name is cut on a phone: the whole of it on hover
     const cell = element("td");
     // A daily game's replay is public once the game and its day are over.
-    const open = entry.finished_at && (answer.board !== "daily" || closed);
+    const open = entry.finished_at && (answer.board !== LEADERBOARD.DAILY || closed);
     if (open) {
       cell.append(element("a", { class: "link", href: `#/public/${entry.game_id}`, "aria-label": this.t("watchGame", { name: entry.name }) }, this.t("watch")));
     } else if (entry.finished_at) {

@@ -10,14 +10,14 @@
 // formula the server uses for both.
 
 import { call } from "../api.js";
+import { ERROR, GRADES } from "../facts.js";
 import { lineChart } from "./chart.js";
 import { element, errorText, gameTitle } from "./dom.js";
 
 const POLL_MS = 700;
-// Ringed on the chart.
-const RINGED = new Set(["mistake", "blunder"]);
-const BELOW_GOOD = new Set(["inaccuracy", "mistake", "blunder"]);
-const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+// GRADES is best first: the grades after "good" are below it, the last two ringed on the chart.
+const BELOW_GOOD = new Set(GRADES.slice(GRADES.indexOf("good") + 1));
+const RINGED = new Set(GRADES.slice(-2));
 // The largest falls listed first, and the smallest fall listed (points of chance).
 const FALLS = 5;
 const LEAST_FALL = 1;
@@ -87,7 +87,7 @@ export class ReviewView {
       status = await call("GET", this.url());
     } catch (error) {
       if (generation !== this.generation) return;
-      if (error.code === "no_review") return this.offer(this.t("reviewOffer"));
+      if (error.code === ERROR.NO_REVIEW) return this.offer(this.t("reviewOffer"));
       return this.failed(error);
     }
     if (generation === this.generation) this.showStatus(status);
@@ -264,7 +264,7 @@ export class ReviewView {
       this.body.replaceChildren(element("p", { class: "message" }, this.t("gameGone")));
       return;
     }
-    const key = { reviews_busy: "reviewsBusy", review_in_progress: "reviewInProgress" }[error.code];
+    const key = { [ERROR.REVIEWS_BUSY]: "reviewsBusy", [ERROR.REVIEW_IN_PROGRESS]: "reviewInProgress" }[error.code];
     this.offer(key ? this.t(key) : errorText(this.i18n, error));
   }
 }

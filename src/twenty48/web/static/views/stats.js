@@ -4,6 +4,7 @@
 // ended) are counted apart, and in the figures only when the player includes them.
 
 import { call } from "../api.js";
+import { DEFAULT_VARIANT, VARIANTS } from "../facts.js";
 import { barChart, lineChart } from "./chart.js";
 import { element, errorText } from "./dom.js";
 
@@ -12,7 +13,7 @@ export class StatsView {
     this.root = root;
     this.i18n = i18n;
     this.hud = hud;
-    this.variant = "classic";
+    this.variant = DEFAULT_VARIANT;
     this.assisted = "include";
     this.abandoned = "exclude";
   }
@@ -33,7 +34,7 @@ export class StatsView {
     const controls = element("div", { class: "filters" });
     const mode = element("label", { class: "field" });
     const variant = element("select", { "data-part": "variant" });
-    for (const v of ["classic", "merge"]) variant.append(element("option", { value: v }, this.t(v)));
+    for (const v of VARIANTS) variant.append(element("option", { value: v }, this.t(v)));
     variant.value = this.variant;
     variant.addEventListener("change", () => {
       this.variant = variant.value;
