@@ -16,6 +16,7 @@ from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError, ref
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.days import seconds_to_midnight, utc_date
+from twenty48.web.error_codes import ErrorCode
 from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.models import (
     DEFAULT_SIZE_NAME,
@@ -223,7 +224,7 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     except ValueError as exc:
         # The one thing the model cannot check: a cell past the game's own board (0-8 on a 3x3).
         # The game refused it before anything was written.
-        return error_response(422, "invalid_request", f"body.cell: {exc}")
+        return error_response(422, ErrorCode.INVALID_REQUEST, f"body.cell: {exc}")
     return json_answer(MoveAnswer.of(outcome))
 
 
