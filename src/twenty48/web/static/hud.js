@@ -1,7 +1,7 @@
 // The actuator: shows what the server's answers say (board, scores, the mode, the win and game-over
 // banners, notices, and the live region a screen reader reads out). It decides nothing about the game.
 
-import { reducedMotion } from "./render.js";
+import { reducedMotion, sizeName, sizeOf } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -63,14 +63,15 @@ export class Hud {
     $("final").textContent = this.t("finalScore", { n: state.score });
   }
 
-  // The mode button in the header names the variant, the help line explains its swipes. A game keeps
-  // its variant, so this runs when a game is shown or the language changes, not per move.
+  // The mode button in the header names the variant and the board's size, the help line explains
+  // its swipes. A game keeps both, so this runs when a game is shown or the language changes, not
+  // per move.
   mode(state) {
     const mode = $("mode");
-    const name = this.t(state.variant);
-    mode.textContent = this.t("modeIs", { m: name });
+    const vars = { m: this.t(state.variant), s: sizeName(sizeOf(state.board)) };
+    mode.textContent = this.t("modeIs", vars);
     mode.dataset.variant = state.variant;
-    mode.setAttribute("aria-label", this.t("changeMode", { m: name }));
+    mode.setAttribute("aria-label", this.t("changeMode", vars));
     mode.title = mode.getAttribute("aria-label");
     // What applies to this device: keys where there is a keyboard (a fine pointer), swipes on touch.
     const merge = state.variant === "merge" ? "Merge" : "";
@@ -92,8 +93,8 @@ export class Hud {
   // A state that did not come from a move: a load, undo, new game, or a refused action.
   show(state, fresh) {
     this.view.clearHint();
-    const values = state.board.flat();
-    this.view.draw(values, fresh ? values.flatMap((v, i) => (v ? [i] : [])) : []);
+    const tiles = fresh ? state.board.flat().flatMap((v, i) => (v ? [i] : [])) : [];
+    this.view.draw(state.board, tiles);
     this.scores(state);
     this.mode(state);
     this.sound.gameOver(state.over);

@@ -1,7 +1,8 @@
-// The new-game dialog. A new game keeps the mode unless the player
-// changes it in the dialog; the dialog asks first only when there is a game to lose. Under the
+// The new-game dialog. A new game keeps the mode and the board's size unless the player
+// changes them in the dialog; the dialog asks first only when there is a game to lose. Under the
 // modes, a line says what the one selected does.
 
+import { SIZES, sizeName, sizeOf } from "./render.js";
 import { stylesheet } from "./settings-ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -35,6 +36,7 @@ const HTML = `
     <label><input type="radio" name="variant" value="merge"><span data-i18n="merge">Merge 2048</span></label>
     <p class="note" id="mode-rules" data-i18n="classicRules"></p>
   </fieldset>
+  <label class="size-choice"><span data-i18n="boardSize">Board</span><select id="size" name="size"></select></label>
   <div class="row">
     <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
     <button id="confirm-yes" class="btn" data-i18n="newGame" autofocus>New game</button>
@@ -57,9 +59,15 @@ export async function newGameDialog(queue, auto, i18n) {
     rules.textContent = i18n.t(rules.dataset.i18n);
   };
   for (const radio of radios) radio.addEventListener("change", describe);
+  const sizes = $("size");
+  const offer = (size) => sizes.append(Object.assign(document.createElement("option"), { value: size, textContent: sizeName(size) }));
+  SIZES.forEach(offer);
   i18n.translate(dialog);
-  const ask = (variant = "classic") => {
+  const ask = (variant = "classic", size = "4x4") => {
     for (const radio of radios) radio.checked = radio.value === variant;
+    // A game of a size the page does not offer (one started through the API) keeps it unless changed.
+    if (![...sizes.options].some((option) => option.value === size)) offer(size);
+    sizes.value = size;
     describe();
     $("confirm-text").hidden = !queue.inProgress;
     dialog.returnValue = "";
@@ -68,19 +76,19 @@ export async function newGameDialog(queue, auto, i18n) {
   $("confirm-yes").addEventListener("click", () => dialog.close("yes"));
   $("confirm-no").addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => {
-    if (dialog.returnValue === "yes") queue.newGame(dialog.querySelector("[name=variant]:checked").value);
+    if (dialog.returnValue === "yes") queue.newGame(dialog.querySelector("[name=variant]:checked").value, sizes.value);
   });
   return {
     request() {
       auto.set(false);
-      if (queue.inProgress) ask(queue.state.variant);
+      if (queue.inProgress) ask(queue.state.variant, sizeOf(queue.state.board));
       else queue.newGame();
     },
     // The dialog on the current mode, its radio focused, so changing it is a choice the player
     // makes (Enter alone does nothing there).
     mode() {
       auto.set(false);
-      ask(queue.state?.variant);
+      ask(queue.state?.variant, queue.state ? sizeOf(queue.state.board) : undefined);
       dialog.querySelector("[name=variant]:checked").focus();
     },
   };

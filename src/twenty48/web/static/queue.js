@@ -6,6 +6,7 @@
 // when a banner stops play.
 
 import { api } from "./api.js";
+import { sizeOf } from "./render.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,7 +20,7 @@ const SEND = {
   move: (state, action) => api.move(state, action.dir, action.cell, action.auto),
   undo: (state) => api.undo(state),
   keep: (state) => api.keepGoing(state),
-  new: (state, action) => (action.daily ? api.daily() : api.newGame(action.variant)),
+  new: (state, action) => (action.daily ? api.daily() : api.newGame(action.variant, action.size)),
 };
 
 export class ActionQueue extends EventTarget {
@@ -27,7 +28,7 @@ export class ActionQueue extends EventTarget {
     super();
     this.hud = hud;
     this.state = null; // the server's latest answer
-    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant, daily?} | {type: "undo" | "keep"}
+    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant, size, daily?} | {type: "undo" | "keep"}
     this.pumping = false;
     this.overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
     this.offline = false;
@@ -79,15 +80,16 @@ export class ActionQueue extends EventTarget {
     return !!this.state?.can_undo || this.actions.some((a) => a.type === "move");
   }
 
-  newGame(variant = this.state?.variant, daily = false) {
+  // A new game keeps the mode and the board's size unless told otherwise.
+  newGame(variant = this.state?.variant, size = this.state ? sizeOf(this.state.board) : undefined, daily = false) {
     if (this.overlay === "win") this.actions.length = 0; // moves held behind the banner belonged to that game
     this.setOverlay(null);
-    this.enqueue({ type: "new", variant, daily });
+    this.enqueue({ type: "new", variant, size, daily });
   }
 
   // Today's daily challenge (daily.js): the server starts it, or gives it back as it was left.
   daily() {
-    this.newGame(undefined, true);
+    this.newGame(undefined, undefined, true);
   }
 
   keepGoing() {

@@ -3,18 +3,26 @@
 // decides a move; the cells always hold the server's latest board in data-value.
 
 const SLIDE_MS = 100;
-const STEP = 24.25; // slot + gap, in percent of the frame's width (see .tile.ghost in style.css)
+// A gap (and the border) in cells' widths: the frame's --gap in style.css.
+const GAP = 3 / 21.25;
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
+// The board sizes the page offers (the server says which it takes), 4x4 the default.
+export const SIZES = ["2x4", "3x3", "3x4", "4x4", "5x5", "6x6"];
+// A board's size as the server writes it ("3x4": 3 rows of 4), read off the board it sent.
+export const sizeOf = (board) => `${board.length}x${board[0].length}`;
+// A size as the player reads it: "3×4".
+export const sizeName = (size) => size.replace("x", "×");
+
+// A tile's digits size its text (style.css), so that a long number fits its cell on any board.
 function tile(value, effect) {
   const el = document.createElement("span");
   el.className = effect ? `tile ${effect}` : "tile";
   el.dataset.v = value;
+  el.dataset.d = String(value).length;
   el.textContent = value;
   return el;
 }
-
-const at = (cell) => `translate(${3 + (cell % 4) * STEP}cqw, ${3 + Math.floor(cell / 4) * STEP}cqw)`;
 
 export class BoardView {
   constructor(frame, label) {
@@ -22,7 +30,23 @@ export class BoardView {
     this.fx = frame.querySelector("#fx");
     this.hints = document.getElementById("hints");
     this.label = label; // value -> the cell's aria-label
-    this.values = Array(16).fill(0);
+    this.settle = null; // ends the running slide early
+    this.ahead = null; // a slide started from a forecast, waiting for its answer
+    // Empty until the first board comes, in the default size.
+    this.shape(4, 4);
+  }
+
+  // `rows` x `cols` empty cells, unless the board has that size already. The frame's --rows and
+  // --cols lay them out (style.css); a slide's steps are in the frame's width (cqw).
+  shape(rows, cols) {
+    if (rows === this.rows && cols === this.cols) return;
+    this.finish();
+    Object.assign(this, { rows, cols });
+    this.pitch = 100 / (cols + (cols + 1) * GAP);
+    const frame = this.board.parentElement;
+    frame?.style.setProperty("--rows", rows);
+    frame?.style.setProperty("--cols", cols);
+    this.values = Array(rows * cols).fill(0);
     this.cells = this.values.map(() => {
       const cell = document.createElement("div");
       cell.className = "cell";
@@ -30,20 +54,25 @@ export class BoardView {
       cell.dataset.value = 0;
       return cell;
     });
-    this.board.append(...this.cells);
+    this.board.replaceChildren(...this.cells);
     this.relabel();
-    this.settle = null; // ends the running slide early
-    this.ahead = null; // a slide started from a forecast, waiting for its answer
+  }
+
+  // Where the tile of `cell` (row-major) stands: the border, then a cell and a gap per step.
+  at(cell) {
+    const step = (n) => `${(GAP + n * (1 + GAP)) * this.pitch}cqw`;
+    return `translate(${step(cell % this.cols)}, ${step(Math.floor(cell / this.cols))})`;
   }
 
   get busy() {
     return this.settle !== null;
   }
 
-  // Show `values` (16, row-major) at once; `pop` cells appear with the new-tile animation.
-  draw(values, pop = []) {
+  // Show `board` (its rows) at once; `pop` cells (row-major) appear with the new-tile animation.
+  draw(board, pop = []) {
     this.finish();
-    this.paint(values, pop, []);
+    this.shape(board.length, board[0].length);
+    this.paint(board.flat(), pop, []);
   }
 
   paint(values, pop, grow) {
@@ -85,7 +114,7 @@ export class BoardView {
     for (const [from, to] of slides) {
       const ghost = tile(before[from], "ghost");
       this.fx.append(ghost);
-      ghost.animate([{ transform: at(from) }, { transform: at(to) }], {
+      ghost.animate([{ transform: this.at(from) }, { transform: this.at(to) }], {
         duration: SLIDE_MS,
         easing: "ease-in-out",
         fill: "forwards",
