@@ -14,5 +14,5 @@ export default {
   gbest: "best", ggood: "good", ginaccuracy: "so-so", gmistake: "bad", gblunder: "blunder",
   changed: "This game changed in another tab; showing it as it is now.", refused: "The server refused: {d}",
   gameOverIs: "Game over. Final score {n}",
-  mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "{m} · {s}", changeMode: "Mode: {m} · {s} — change", boardSize: "Board",
+  mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "{m} · {s}", changeMode: "Mode: {m} · {s} — change", boardSize: "Board size",
 };

@@ -16,5 +16,5 @@ export default {
   changed: "別のタブでゲームが進みました。最新の状態を表示します。", refused: "サーバーが拒否しました: {d}",
   loadFailed: "この部分を読み込めませんでした。接続を確かめて、もう一度お試しください。",
   gameOverIs: "ゲームオーバー。最終スコア {n}",
-  mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "{m} · {s}", changeMode: "モード: {m} · {s}（変更）", boardSize: "盤面",
+  mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "{m} · {s}", changeMode: "モード: {m} · {s}（変更）", boardSize: "盤面サイズ",
 };

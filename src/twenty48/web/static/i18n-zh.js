@@ -16,5 +16,5 @@ export default {
   changed: "此游戏已在另一个标签页中改变，现显示最新状态。", refused: "服务器拒绝：{d}",
   loadFailed: "无法加载这部分页面；请检查网络连接后重试。",
   gameOverIs: "游戏结束。最终分数 {n}",
-  mode: "模式", classic: "经典", merge: "合并 2048", modeIs: "{m} · {s}", changeMode: "模式：{m} · {s}（更改）", boardSize: "棋盘",
+  mode: "模式", classic: "经典", merge: "合并 2048", modeIs: "{m} · {s}", changeMode: "模式：{m} · {s}（更改）", boardSize: "棋盘大小",
 };

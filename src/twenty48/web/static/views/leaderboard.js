@@ -1,21 +1,26 @@
-// The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant,
-// a page at a time, the player's own row highlighted (and shown below the page when it is off it),
-// each finished game linked to its public replay (today's daily games' once the day is over, which
-// their row says). Names are people's own text: only ever textContent (element() sets nothing else).
-//   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/daily/2026-12-01
+// The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant
+// and board size, a page at a time, the player's own row highlighted (and shown below the page when
+// it is off it), each finished game linked to its public replay (today's daily games' once the day
+// is over, which their row says). Names are people's own text: only ever textContent (element()
+// sets nothing else).
+//   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/all-time/classic/3x3
+//   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
-import { date, element, errorText } from "./dom.js";
+import { SIZES } from "../render.js";
+import { date, element, errorText, sizeSelect } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const BOARDS = ["daily", "all-time"];
 const VARIANTS = ["classic", "merge"];
 const today = () => new Date().toISOString().slice(0, 10); // the daily boards' days are UTC days
 
+// The daily challenge is a classic 4x4 game.
 export function parseBoard(args) {
-  const [board, second] = args;
-  if (board === "daily") return { board, variant: "classic", date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
-  return { board: "all-time", variant: VARIANTS.includes(second) ? second : "classic", date: "" };
+  const [board, second, third] = args;
+  if (board === "daily") return { board, variant: "classic", size: "4x4", date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
+  const size = SIZES.includes(third) ? third : "4x4";
+  return { board: "all-time", variant: VARIANTS.includes(second) ? second : "classic", size, date: "" };
 }
 
 export class LeaderboardView {
@@ -41,7 +46,7 @@ export class LeaderboardView {
 
   address() {
     if (this.board === "daily") return `#/leaderboard/daily${this.date ? `/${this.date}` : ""}`;
-    return `#/leaderboard/all-time/${this.variant}`;
+    return `#/leaderboard/all-time/${this.variant}${this.size === "4x4" ? "" : `/${this.size}`}`;
   }
 
   build() {
@@ -60,22 +65,26 @@ export class LeaderboardView {
     const variant = field("variant", t("mode"), element("select"));
     for (const v of VARIANTS) variant.append(element("option", { value: v }, t(v)));
     variant.value = this.variant;
+    const size = field("size", t("boardSize"), sizeSelect(this.size));
     const day = field("date", t("day"), element("input", { type: "date", max: today() }));
     day.value = this.date || today();
-    // The daily challenge is a classic game; the all-time board has no day.
-    variant.closest("label").hidden = this.board === "daily";
-    day.closest("label").hidden = this.board !== "daily";
+    // The daily challenge is a classic 4x4 game; the all-time board has no day.
+    const shown = () => {
+      for (const control of [variant, size]) control.closest("label").hidden = this.board === "daily";
+      day.closest("label").hidden = this.board !== "daily";
+    };
+    shown();
     const change = () => {
       this.board = board.value;
       this.variant = this.board === "daily" ? "classic" : variant.value;
+      this.size = this.board === "daily" ? "4x4" : size.value;
       this.date = this.board === "daily" && day.value && day.value !== today() ? day.value : "";
       this.offset = 0;
-      variant.closest("label").hidden = this.board === "daily";
-      day.closest("label").hidden = this.board !== "daily";
+      shown();
       history.replaceState(null, "", this.address());
       this.load();
     };
-    for (const control of [board, variant, day]) control.addEventListener("change", change);
+    for (const control of [board, variant, size, day]) control.addEventListener("change", change);
 
     this.message = element("p", { class: "message", role: "status" });
     this.table = element("table", { class: "board-table" });
@@ -90,6 +99,7 @@ export class LeaderboardView {
   async load() {
     const params = new URLSearchParams({ board: this.board, variant: this.variant, limit: PAGE_SIZE, offset: this.offset });
     if (this.board === "daily" && this.date) params.set("date", this.date);
+    if (this.board === "all-time") params.set("size", this.size);
     let answer;
     try {
       answer = await call("GET", `/api/leaderboard?${params}`);
