@@ -44,7 +44,6 @@ const game = (state, action) => `/api/games/${state.id}/${action}`;
 
 export const api = {
   current: () => call("GET", "/api/game"),
-  // `size`: "RxC" (rows first).
   newGame: (variant, size) => call("POST", "/api/games", { variant, size }),
   // Today's daily challenge: started, or resumed as it was left.
   daily: () => call("POST", "/api/games", { daily: true }),

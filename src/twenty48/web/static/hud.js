@@ -1,7 +1,7 @@
 // The actuator: shows what the server's answers say (board, scores, the mode, the win and game-over
 // banners, notices, and the live region a screen reader reads out). It decides nothing about the game.
 
-import { reducedMotion, sizeName, sizeOf } from "./render.js";
+import { reducedMotion } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,7 +54,7 @@ export class Hud {
   scores(state) {
     for (const name of ["score", "best"]) {
       $(name).textContent = this.i18n.number(state[name]);
-      // Seven digits (up to 3,932,100) take a smaller size to fit a 360 px header.
+      // Seven digits and more take a smaller size to fit a 360 px header.
       $(name).classList.toggle("long", state[name] >= 1e6);
     }
     $("moves").textContent = this.i18n.number(state.moves);
@@ -63,13 +63,11 @@ export class Hud {
     $("final").textContent = this.t("finalScore", { n: state.score });
   }
 
-  // The mode button in the header names the variant and the board's size, the help line explains
-  // its swipes. A game keeps both, so this runs when a game is shown or the language changes, not
-  // per move.
+  // The mode button names the variant and size, the help line its swipes: per game, not move.
   mode(state) {
     const mode = $("mode");
-    const vars = { m: this.t(state.variant), s: sizeName(sizeOf(state.board)) };
-    mode.textContent = this.t("modeIs", vars);
+    const vars = { m: this.t(state.variant), s: `${state.board.length}×${state.board[0].length}` };
+    mode.textContent = `${vars.m} · ${vars.s}`;
     mode.dataset.variant = state.variant;
     mode.setAttribute("aria-label", this.t("changeMode", vars));
     mode.title = mode.getAttribute("aria-label");

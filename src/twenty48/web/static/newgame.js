@@ -2,8 +2,8 @@
 // changes them in the dialog; the dialog asks first only when there is a game to lose. Under the
 // modes, a line says what the one selected does.
 
-import { SIZES, sizeName, sizeOf } from "./render.js";
 import { stylesheet } from "./settings-ui.js";
+import { SIZES, sizeName } from "./views/dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,16 +13,19 @@ const STRINGS = {
     confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
     classicRules: "New tiles are 2s and 4s; every move slides the whole board.",
     mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
+    boardSize: "Board size",
   },
   ja: {
     confirmTitle: "新しいゲームを始めますか？", confirmText: "今のゲームはここで終わり、履歴に残ります。",
     classicRules: "新しいタイルは2か4です。どの操作でも盤面全体が動きます。",
     mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
+    boardSize: "盤面サイズ",
   },
   zh: {
     confirmTitle: "开始新游戏？", confirmText: "当前游戏将在此结束，并保留在历史记录中。",
     classicRules: "新方块是 2 或 4；每次移动都滑动整个棋盘。",
     mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
+    boardSize: "棋盘大小",
   },
 };
 
@@ -81,14 +84,14 @@ export async function newGameDialog(queue, auto, i18n) {
   return {
     request() {
       auto.set(false);
-      if (queue.inProgress) ask(queue.state.variant, sizeOf(queue.state.board));
+      if (queue.inProgress) ask(queue.state.variant, queue.state.size);
       else queue.newGame();
     },
     // The dialog on the current mode, its radio focused, so changing it is a choice the player
     // makes (Enter alone does nothing there).
     mode() {
       auto.set(false);
-      ask(queue.state?.variant, queue.state ? sizeOf(queue.state.board) : undefined);
+      ask(queue.state?.variant, queue.state?.size);
       dialog.querySelector("[name=variant]:checked").focus();
     },
   };

@@ -6,7 +6,6 @@
 // when a banner stops play.
 
 import { api } from "./api.js";
-import { sizeOf } from "./render.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,7 +55,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- what the player does ----------------------------------------------------------------------
+  // ---- what the player does
 
   // `cell` (Merge 2048 swipes only): move just the tile on that cell.
   move(dir, repeat = false, cell = undefined) {
@@ -80,8 +79,7 @@ export class ActionQueue extends EventTarget {
     return !!this.state?.can_undo || this.actions.some((a) => a.type === "move");
   }
 
-  // A new game keeps the mode and the board's size unless told otherwise.
-  newGame(variant = this.state?.variant, size = this.state ? sizeOf(this.state.board) : undefined, daily = false) {
+  newGame(variant = this.state?.variant, size = this.state?.size, daily = false) {
     if (this.overlay === "win") this.actions.length = 0; // moves held behind the banner belonged to that game
     this.setOverlay(null);
     this.enqueue({ type: "new", variant, size, daily });
@@ -104,7 +102,7 @@ export class ActionQueue extends EventTarget {
     this.pump();
   }
 
-  // ---- the queue ---------------------------------------------------------------------------------
+  // ---- the queue
 
   enqueue(action) {
     this.hud.clearHint();
@@ -166,7 +164,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- the server's answers ----------------------------------------------------------------------
+  // ---- the server's answers
 
   adopt(next, fresh = false) {
     this.state = next;

@@ -3,26 +3,20 @@
 // decides a move; the cells always hold the server's latest board in data-value.
 
 const SLIDE_MS = 100;
-// A gap (and the border) in cells' widths: the frame's --gap in style.css.
-const GAP = 3 / 21.25;
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
-// The board sizes the page offers (the server says which it takes), 4x4 the default.
-export const SIZES = ["2x4", "3x3", "3x4", "4x4", "5x5", "6x6"];
-// A board's size as the server writes it ("3x4": 3 rows of 4), read off the board it sent.
-export const sizeOf = (board) => `${board.length}x${board[0].length}`;
-// A size as the player reads it: "3×4".
-export const sizeName = (size) => size.replace("x", "×");
-
-// A tile's digits size its text (style.css), so that a long number fits its cell on any board.
 function tile(value, effect) {
   const el = document.createElement("span");
   el.className = effect ? `tile ${effect}` : "tile";
   el.dataset.v = value;
-  el.dataset.d = String(value).length;
+  el.style.setProperty("--d", String(value).length); // sizes the text
+  if (value > 99999) el.classList.add("huge");
   el.textContent = value;
   return el;
 }
+
+// A tile's place in tile widths: the border, then a slot and a gap a step (--gap).
+const at = (cell, cols) => `translate(${14.12 + (cell % cols) * 114.12}%, ${14.12 + Math.floor(cell / cols) * 114.12}%)`;
 
 export class BoardView {
   constructor(frame, label) {
@@ -32,21 +26,14 @@ export class BoardView {
     this.label = label; // value -> the cell's aria-label
     this.settle = null; // ends the running slide early
     this.ahead = null; // a slide started from a forecast, waiting for its answer
-    // Empty until the first board comes, in the default size.
-    this.shape(4, 4);
+    this.shape(4, 4); // till a board comes
   }
 
-  // `rows` x `cols` empty cells, unless the board has that size already. The frame's --rows and
-  // --cols lay them out (style.css); a slide's steps are in the frame's width (cqw).
+  // R x C empty cells (the frame's --rows, --cols).
   shape(rows, cols) {
-    if (rows === this.rows && cols === this.cols) return;
-    this.finish();
-    Object.assign(this, { rows, cols });
-    this.pitch = 100 / (cols + (cols + 1) * GAP);
-    const frame = this.board.parentElement;
-    frame?.style.setProperty("--rows", rows);
-    frame?.style.setProperty("--cols", cols);
-    this.values = Array(rows * cols).fill(0);
+    if (cols === this.cols && rows * cols === this.values.length) return;
+    Object.assign(this, { cols, values: Array(rows * cols).fill(0) });
+    this.board.parentElement.style.cssText = `--rows:${rows};--cols:${cols}`;
     this.cells = this.values.map(() => {
       const cell = document.createElement("div");
       cell.className = "cell";
@@ -58,17 +45,11 @@ export class BoardView {
     this.relabel();
   }
 
-  // Where the tile of `cell` (row-major) stands: the border, then a cell and a gap per step.
-  at(cell) {
-    const step = (n) => `${(GAP + n * (1 + GAP)) * this.pitch}cqw`;
-    return `translate(${step(cell % this.cols)}, ${step(Math.floor(cell / this.cols))})`;
-  }
-
   get busy() {
     return this.settle !== null;
   }
 
-  // Show `board` (its rows) at once; `pop` cells (row-major) appear with the new-tile animation.
+  // Show `board` (rows) at once; `pop` cells (row-major) appear with the new-tile animation.
   draw(board, pop = []) {
     this.finish();
     this.shape(board.length, board[0].length);
@@ -114,7 +95,7 @@ export class BoardView {
     for (const [from, to] of slides) {
       const ghost = tile(before[from], "ghost");
       this.fx.append(ghost);
-      ghost.animate([{ transform: this.at(from) }, { transform: this.at(to) }], {
+      ghost.animate([{ transform: at(from, this.cols) }, { transform: at(to, this.cols) }], {
         duration: SLIDE_MS,
         easing: "ease-in-out",
         fill: "forwards",

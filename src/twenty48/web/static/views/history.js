@@ -3,8 +3,7 @@
 // history's export and an import.
 
 import { ApiError, call } from "../api.js";
-import { sizeName } from "../render.js";
-import { date as when, element, errorText } from "./dom.js";
+import { date as when, element, errorText, sizeName } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const SORTS = ["date", "score", "max_tile"];

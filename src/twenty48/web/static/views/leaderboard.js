@@ -7,8 +7,7 @@
 //   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
-import { SIZES } from "../render.js";
-import { date, element, errorText, sizeSelect } from "./dom.js";
+import { SIZES, date, element, errorText, sizeSelect } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const BOARDS = ["daily", "all-time"];

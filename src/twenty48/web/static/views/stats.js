@@ -6,8 +6,7 @@
 
 import { call } from "../api.js";
 import { barChart, lineChart } from "./chart.js";
-import { SIZES } from "../render.js";
-import { element, errorText, sizeSelect } from "./dom.js";
+import { SIZES, element, errorText, sizeSelect } from "./dom.js";
 
 export class StatsView {
   constructor(root, { i18n, hud }) {
