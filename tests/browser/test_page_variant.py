@@ -42,7 +42,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page = pages.open(viewport=PHONE)
     first = server_state(page)
     assert first["variant"] == "classic"  # the default
-    assert page.text_content("#mode") == "Classic · 4×4"
+    assert page.text_content("#mode") == "Classic · 4\u00d74"
     # The mode button opens the new-game dialog on the current mode (changing it is the player's
     # explicit choice); nothing played yet, so there is no game to warn about.
     page.click("#mode")
@@ -60,7 +60,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     merge = server_state(page)
     assert first["id"] == 0 and merge["id"] > 0
     assert merge["variant"] == "merge"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Merge 2048 · 4×4'")
+    page.wait_for_function("document.querySelector('#mode').textContent === 'Merge 2048 · 4\u00d74'")
     assert page.get_attribute("#mode", "data-variant") == "merge"
     assert "moves only that tile" in (page.text_content("#help") or "")
     settled(page, 0)
@@ -88,7 +88,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page.click("#confirm-yes")
     wait_until(lambda: server_state(page)["revision"] != before)  # unplayed: replaced in place
     assert server_state(page)["variant"] == "classic"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Classic · 4×4'")
+    page.wait_for_function("document.querySelector('#mode').textContent === 'Classic · 4\u00d74'")
     # Cancelling changes nothing.
     page.click("#mode")
     page.click("#confirm-no")
@@ -111,7 +111,7 @@ def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer)
     assert (page.text_content("#mode-rules") or "").startswith("最大方块越大")  # the merge mode's rules
     page.keyboard.press("Escape")
     page.click("[data-lang=en]")
-    expect(page.locator("#mode")).to_have_attribute("aria-label", "Mode: Merge 2048 · 4×4 — change")
+    expect(page.locator("#mode")).to_have_attribute("aria-label", "Mode: Merge 2048 · 4\u00d74 — change")
     assert page.text_content("#confirm-title") == "Start a new game?"
 
 
