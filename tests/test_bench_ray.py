@@ -23,6 +23,8 @@ from twenty48.ai.play import play_game
 from twenty48.ai.results import read
 from twenty48.cli import main
 
+pytestmark = pytest.mark.integration  # a local Ray, and `2048 bench` in processes of its own
+
 
 def outcomes(games):
     """What must match bit for bit wherever a game is played."""

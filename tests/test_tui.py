@@ -656,5 +656,5 @@ def test_quitting_never_waits_for_the_solver_being_loaded(tmp_path):
         "        await pilot.press('question_mark', 'q')\n"
         "asyncio.run(main())\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

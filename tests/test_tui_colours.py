@@ -18,6 +18,8 @@ from twenty48.tui import SolverSettings, Twenty48App
 from twenty48.tui.dialogs import GameOverDialog, WinDialog
 from twenty48.tui.widgets import BoardView, HintPanel
 
+pytestmark = pytest.mark.integration  # the terminal app through its pilot and in real terminals
+
 SIZE = (80, 24)
 SETTINGS = SolverSettings(depth=1)
 

@@ -3,6 +3,7 @@ would be too polite): huge request heads, hints that pile up or hang up, shutdow
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import socket
@@ -276,11 +277,12 @@ def test_hints_are_bounded_and_hung_up_ones_dropped(tmp_path: Path, monkeypatch)
             assert _hint(url, players[0][1], players[0][0], 10).status_code == 429  # one per player
             # Two clients queue a hint behind it and hang up: their places and leases are freed.
             host, port = url.removeprefix("http://").rsplit(":", 1)
-            for token, game in players[1:3]:
-                request = f"POST /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                request += f"Cookie: twenty48_player={token}\r\n\r\n"
-                queued = hints.pending + 1
-                with socket.create_connection((host, int(port)), timeout=5) as sock:
+            with contextlib.ExitStack() as hang_ups:
+                # Both stay connected until both are queued: a place freed early would hide a queuing.
+                for queued, (token, game) in enumerate(players[1:3], start=hints.pending + 1):
+                    request = f"POST /api/games/{game}/hint?time_ms=3000 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                    request += f"Cookie: twenty48_player={token}\r\n\r\n"
+                    sock = hang_ups.enter_context(socket.create_connection((host, int(port)), timeout=5))
                     sock.sendall(request.encode())
                     wait_until(lambda q=queued: hints.pending == q, "the hint was not queued")
             wait_until(lambda: hints.pending == 1 and leases_held(db) == 1, "the abandoned hints stayed")

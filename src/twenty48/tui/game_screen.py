@@ -10,9 +10,10 @@ the hint panel never shows a ranking for any other position (not even during aut
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import ClassVar
 
 from rich.text import Text
@@ -329,18 +330,23 @@ class GameScreen(BoardScreen):
         self._thinking_about = self._position
         self._rank(self.game.board, self._position, seconds)
 
-    @work(thread=True, group="solver", exit_on_error=False)
     def _warm_up(self) -> None:
         # Loading the compiled search takes a moment, and the first run after installing compiles it
         # (up to a minute): done in the background from the start, so the board is there at once and
         # the first hint waits for what is left, saying so (``_preparing``). The solver is imported
-        # here, not with the screen, for the same reason.
+        # there, not with the screen, for the same reason. A daemon thread, not a Textual worker:
+        # the app waits for its workers when it quits, and a compile cannot be interrupted.
+        threading.Thread(target=self._load_solver, name="solver-warm-up", daemon=True).start()
+
+    def _load_solver(self) -> None:
         from twenty48.ai import warm_up
 
         try:
             warm_up()
         finally:
-            self.app.call_from_thread(self._solver_warm)
+            # The player may have quit meanwhile: then there is no app left to tell.
+            with suppress(RuntimeError):
+                self.app.call_from_thread(self._solver_warm)
 
     def _solver_warm(self) -> None:
         self.solver_ready = True
