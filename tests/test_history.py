@@ -178,6 +178,13 @@ def test_migration_11_makes_the_double_counted_hints_of_browser_games_unknown(
     # As the version before counted: the page's auto-play counted each move as a hint too.
     raw_sql("UPDATE games SET hints = 3 + auto_moves")
     raw_sql("ALTER TABLE games DROP COLUMN auto_hint_revision")
+    # Migration 12 (the sizes) runs again after it: what it made, as version 10 had it.
+    raw_sql("DROP INDEX games_stats")
+    raw_sql(
+        "CREATE INDEX games_stats ON games (player_id, variant, id, score, max_tile, won, over, set_aside, "
+        "hints, auto_moves, undos, origin)"
+    )
+    raw_sql("ALTER TABLE games DROP COLUMN size")
     if isinstance(location, Path):
         raw_sql("PRAGMA user_version = 10")
     else:

@@ -292,9 +292,9 @@ def test_migration_6_leaves_older_games_unranked_and_dates_the_ended_ones(tmp_pa
         (playing, "2026-11-30T11:00:00.000+00:00"),
     ):
         state = game.to_dict(actions=False)
-        # The state as version 3 of the saved-game format wrote it: no spawn scheme.
+        # The state as version 3 of the saved-game format wrote it: no spawn scheme, no size.
         state["version"] = 3
-        del state["spawns"]
+        del state["spawns"], state["size"]
         db.execute(
             "INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, state, "
             "created_at, updated_at) VALUES (1, 0, ?, ?, ?, ?, ?, ?, ?, 'then', ?)",

@@ -42,7 +42,7 @@ def old_state(game: Game) -> str:
     """The state as the version-2 store wrote it (``to_dict(actions=False)`` before ``start``)."""
     state = game.to_dict(actions=False)
     state["version"] = 2
-    del state["spawns"]
+    del state["spawns"], state["size"]
     return json.dumps(state)
 
 

@@ -15,6 +15,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     record = store.new_game(player.id)        # start a game; it becomes the current one (an unplayed
                                               # current game is replaced in place, not kept)
     record = store.new_game(player.id, variant="merge")  # a "Merge 2048" game (classic by default)
+    record = store.new_game(player.id, size="3x3")       # a 3x3 game (4x4 by default); record.size
     record = store.add_game(player.id, game)  # store a prepared or played Game as the current one
     record = store.get_game(player.id, game_id)
     game = store.load_game(player.id, game_id)          # an exact, independent Game copy
@@ -24,12 +25,14 @@ API (every game operation is scoped to a player: another player's game is ``Game
     outcome.game                              # GameRecord after the move (revision bumped if changed)
     record = store.undo(player.id, game_id, revision=...)
     record = store.keep_going(player.id, game_id, revision=...)
-    store.best_score(player.id, "classic")    # best score the player reached in that variant
+    store.best_score(player.id, "classic")    # best score the player reached in that variant (4x4)
+    store.best_score(player.id, "classic", "3x3")       # ... on the 3x3: per variant and size
     store.games(player.id, limit=20, before=None)       # GameSummary list, newest first
     store.replay(player.id, game_id)          # Replay(seed, variant, actions, start, ...) of a finished game
     store.games(player.id, sort="score", variant="classic", finished=True)  # sorted, filtered pages
     store.positions(player.id, game_id, first=0, count=100)  # Positions: boards after moves 0, 1, ...
     store.stats(player.id, "classic", assisted=False)         # Stats over ended unassisted games
+    store.stats(player.id, "classic", size="3x3")             # ... of one size (4x4 by default)
     store.note_hint(player.id, game_id, revision)  # count a hint asked (once per position)
     store.move(player.id, game_id, "left", revision=..., auto=True)  # an auto-played move, counted
     store.delete_game(player.id, game_id)
@@ -43,6 +46,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     store.set_name(player.id, "Ada")          # a display name (twenty48.names); set_hidden(player.id, True)
     code = store.new_transfer(player.id)      # a one-time code; store.claim_transfer(code.code, token)
     store.leaderboard("all-time", "classic", player_id=player.id)  # Leaderboard: a page and "me"
+    store.leaderboard("all-time", "classic", size="3x3")  # per variant and size (4x4 by default)
     store.public_replay(game_id, today)       # a game on a leaderboard, for anyone; public_positions(...)
     record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
     record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from twenty48.game import Action, Start, Turn
-from twenty48.rules import Board
+from twenty48.rules import DEFAULT_SIZE, Board, BoardSize
 from twenty48.spawns import Seed
 
 #: The largest id the store can hold (a signed 64-bit integer, in SQLite as in PostgreSQL).
@@ -91,6 +91,11 @@ class GameRecord:
         return self.board.max_tile
 
     @property
+    def size(self) -> BoardSize:
+        """The board's size (``str(record.size) == "4x4"``)."""
+        return self.board.size
+
+    @property
     def secret(self) -> bool:
         """The seed is withheld: the game is ranked and may still be played (a daily game can be
         resumed until it is over, so replacing it does not end it)."""
@@ -129,6 +134,8 @@ class GameSummary:
     daily: str | None = None
     finished_at: str | None = None
     flagged: str | None = None
+    #: The board's size (``str(summary.size) == "4x4"``).
+    size: BoardSize = DEFAULT_SIZE
 
     @property
     def finished(self) -> bool:
@@ -155,8 +162,8 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """What ``Game.replay(seed, actions, variant, start)`` needs to rebuild a finished game, plus
-    its result."""
+    """What ``Game.replay(seed, actions, variant, start, size)`` needs to rebuild a finished game,
+    plus its result."""
 
     game_id: int
     seed: Seed
@@ -170,6 +177,8 @@ class Replay:
     #: The prepared position the game began from (``Game.from_board``, or a game whose log was
     #: re-based, see ``DamagedGame``); None when it began from its seed's two starting tiles.
     start: Start | None
+    #: The board's size (a ``start`` board has it too).
+    size: BoardSize = DEFAULT_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,8 +231,9 @@ class FirstReach:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """One variant's figures for one player. The figures from ``best`` on are over the ``counted``
-    games: the ended ones, and the abandoned ones too when they were asked for (``game_status``)."""
+    """One variant's figures on one board size for one player. The figures from ``best`` on are
+    over the ``counted`` games: the ended ones, and the abandoned ones too when they were asked for
+    (``game_status``)."""
 
     variant: str
     games: int
@@ -239,14 +249,16 @@ class Stats:
     #: tile reached it.
     reach: dict[int, float]
     first_reach: dict[int, FirstReach]
-    #: Fraction of the games won (a merge made 2048).
+    #: Fraction of the games won (a merge made the size's win tile: 2048 on the 4x4).
     win_rate: float | None
-    #: Runs of the games (in the order played) whose largest tile reached 2048: the run still
+    #: Runs of the games (in the order played) whose largest tile reached the win tile: the run still
     #: going at the newest game, and the longest.
     streak_current: int
     streak_best: int
     #: Scores of the last 100 games, oldest first.
     recent: tuple[int, ...]
+    #: The board size the figures are of.
+    size: BoardSize = DEFAULT_SIZE
 
     @property
     def finished(self) -> int:
@@ -254,9 +266,11 @@ class Stats:
         return self.ended + self.abandoned
 
     @classmethod
-    def unfinished(cls, variant: str, games: int = 0, ended: int = 0, abandoned: int = 0) -> Stats:
+    def unfinished(
+        cls, variant: str, games: int = 0, ended: int = 0, abandoned: int = 0, size: BoardSize = DEFAULT_SIZE
+    ) -> Stats:
         """The figures of a player none of whose ``games`` is counted yet."""
-        return cls(variant, games, ended, abandoned, 0, None, None, None, {}, {}, None, 0, 0, ())
+        return cls(variant, games, ended, abandoned, 0, None, None, None, {}, {}, None, 0, 0, (), size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +334,8 @@ class Leaderboard:
     date: str | None
     entries: tuple[LeaderboardEntry, ...]
     me: LeaderboardEntry | None
+    #: The board size whose board it is (the daily board's is 4x4).
+    size: BoardSize = DEFAULT_SIZE
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import Any, Self
 import platformdirs
 
 from twenty48.game import Game
-from twenty48.rules import Direction
+from twenty48.rules import DEFAULT_SIZE, Direction, SizeLike
 from twenty48.store.archive.operations import Archive
 from twenty48.store.backends import sqlite_durability
 from twenty48.store.database import Backend
@@ -177,31 +177,40 @@ class Store:
 
     # ---- games (``games.operations``) -----------------------------------------------------------
 
-    def best_score(self, player_id: int, variant: str = CLASSIC.name) -> int:
-        """The best score the player reached in ``variant`` (0 before any). Raises ValueError for
-        an unknown variant and ``PlayerNotFoundError`` for an unknown player."""
-        return self._games.best_score(player_id, variant)
+    def best_score(self, player_id: int, variant: str = CLASSIC.name, size: SizeLike = DEFAULT_SIZE) -> int:
+        """The best score the player reached in ``variant`` on boards of ``size`` (0 before any).
+        Raises ValueError for an unknown variant or a size out of range and ``PlayerNotFoundError``
+        for an unknown player."""
+        return self._games.best_score(player_id, variant, size)
 
     def damaged_games(self, player_id: int) -> list[DamagedGame]:
         """The player's games that the store found damaged, and what it did with each (oldest first)."""
         return self._games.damaged_games(player_id)
 
     def current_game(self, player_id: int, *, ranked: bool = False) -> GameRecord:
-        """The player's current game; a new one is started if the player has none (``ranked``: a
-        ranked one, see ``new_game``)."""
+        """The player's current game; a new one (4x4 classic) is started if the player has none
+        (``ranked``: a ranked one, see ``new_game``)."""
         return self._games.current_game(player_id, ranked=ranked)
 
     def new_game(
-        self, player_id: int, seed: int | None = None, variant: str = CLASSIC.name, *, ranked: bool = False
+        self,
+        player_id: int,
+        seed: int | None = None,
+        variant: str = CLASSIC.name,
+        *,
+        size: SizeLike = DEFAULT_SIZE,
+        ranked: bool = False,
     ) -> GameRecord:
-        """Start a game of ``variant`` (from ``seed``, random if None); it becomes the player's
+        """Start a game of ``variant`` on a board of ``size`` (a ``BoardSize``, ``"3x4"`` or
+        ``(3, 4)``: 2x2 to 6x6, ranked or not; 4x4 unless told) from ``seed`` (random if None); it
+        becomes the player's
         current game. A current game with no move yet is replaced where it stands (same id, next
         revision) instead of kept: only played games take room. ``ranked``: the game counts for the
         leaderboards until its first assisted action; its spawns come from a fresh secret key
         (``twenty48.spawns``), which it does not reveal until it is finished. A game from a chosen
-        seed is practice, never ranked. Raises ValueError for an unknown variant, or a ranked game
-        with a seed."""
-        return self._games.new_game(player_id, seed, variant, ranked=ranked)
+        seed is practice, never ranked. Raises ValueError for an unknown variant, a size out of
+        range, or a ranked game with a seed."""
+        return self._games.new_game(player_id, seed, variant, size, ranked=ranked)
 
     def add_game(self, player_id: int, game: Game) -> GameRecord:
         """Store a game set up elsewhere (``Game.from_board``, an imported save, a game already
@@ -228,13 +237,13 @@ class Store:
     ) -> MoveOutcome:
         """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
         a legal move is committed before this returns, an illegal one writes nothing. Raises
-        ValueError for an unknown direction or a cell outside 0-15, and ``ActionRejectedError`` for
-        a single-tile move on a game whose variant has none. ``auto``: the move was auto-played
-        (counted in the game's assisted counts, unless ``note_hint(..., auto=True)`` counted it
-        already at this position). ``today``: the UTC date, which the server passes
-        (the terminal plays no daily game): a daily game of an earlier day is played on unranked,
-        its day's leaderboard keeping it as the day left it (``twenty48.store.ranking``); the same
-        for every action below."""
+        ValueError for an unknown direction or a cell outside the board (0-15 on the 4x4), and
+        ``ActionRejectedError`` for a single-tile move on a game whose variant has none. ``auto``:
+        the move was auto-played (counted in the game's assisted counts, unless
+        ``note_hint(..., auto=True)`` counted it already at this position). ``today``: the UTC
+        date, which the server passes (the terminal plays no daily game): a daily game of an
+        earlier day is played on unranked, its day's leaderboard keeping it as the day left it
+        (``twenty48.store.ranking``); the same for every action below."""
         return self._games.move(
             player_id, game_id, direction, cell=cell, revision=revision, auto=auto, today=today
         )
@@ -273,8 +282,8 @@ class Store:
         return self._games.note_hint(player_id, game_id, revision, auto=auto, today=today)
 
     def replay(self, player_id: int, game_id: int) -> Replay:
-        """The seed, variant, start and moves of a finished game:
-        ``Game.replay(seed, actions, variant, start)`` rebuilds it."""
+        """The seed, variant, start, size and moves of a finished game:
+        ``Game.replay(seed, actions, variant, start, size)`` rebuilds it."""
         return self._games.replay(player_id, game_id)
 
     def positions(self, player_id: int, game_id: int, first: int = 0, count: int = 100) -> Positions:
@@ -303,11 +312,19 @@ class Store:
             player_id, limit=limit, before=before, sort=sort, variant=variant, finished=finished
         )
 
-    def stats(self, player_id: int, variant: str, *, assisted: bool = True, abandoned: bool = False) -> Stats:
-        """The player's figures in ``variant``, over the games that ended (``abandoned=True``: and
-        those abandoned); ``assisted=False`` counts only games known to have had no hint,
-        auto-played move or undo."""
-        return self._archive.stats(player_id, variant, assisted=assisted, abandoned=abandoned)
+    def stats(
+        self,
+        player_id: int,
+        variant: str,
+        *,
+        size: SizeLike = DEFAULT_SIZE,
+        assisted: bool = True,
+        abandoned: bool = False,
+    ) -> Stats:
+        """The player's figures in ``variant`` on boards of ``size``, over the games that ended
+        (``abandoned=True``: and those abandoned); ``assisted=False`` counts only games known to
+        have had no hint, auto-played move or undo."""
+        return self._archive.stats(player_id, variant, size, assisted=assisted, abandoned=abandoned)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
         """Remove one of the player's games (its moves and state); if it was the current game the
@@ -410,17 +427,18 @@ class Store:
         board: str,
         variant: str = CLASSIC.name,
         *,
+        size: SizeLike = DEFAULT_SIZE,
         date: str | None = None,
         limit: int = 20,
         offset: int = 0,
         player_id: int | None = None,
     ) -> Leaderboard:
-        """One page of the leaderboard ``board`` ("daily": the one of ``date``, a UTC date
-        YYYY-MM-DD, required; "all-time": ``date`` must be None), and ``player_id``'s own entry
-        wherever it stands (None when that player is not on it). Raises ValueError for what cannot
-        be asked."""
+        """One page of the leaderboard ``board`` of ``variant`` and ``size`` ("daily": the one of
+        ``date``, a UTC date YYYY-MM-DD, required, 4x4 classic only; "all-time": ``date`` must be
+        None), and ``player_id``'s own entry wherever it stands (None when that player is not on
+        it). Raises ValueError for what cannot be asked."""
         return self._leaderboards.leaderboard(
-            board, variant, date=date, limit=limit, offset=offset, player_id=player_id
+            board, variant, size=size, date=date, limit=limit, offset=offset, player_id=player_id
         )
 
     def public_owner(self, game_id: int, today: str) -> int:

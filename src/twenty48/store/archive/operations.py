@@ -4,6 +4,7 @@ their statistics, and deleting one::
     store.games(player_id, limit=20, before=None)             # GameSummary list, newest first
     store.games(player_id, sort="score", variant="classic", finished=True)
     store.stats(player_id, "classic", assisted=False)         # Stats of finished unassisted games
+    store.stats(player_id, "classic", size="3x3")             # ... of the 3x3 games
     store.delete_game(player_id, game_id)                     # gone from the player's games
 
 The command line and the page call the list "history" (``2048 history``, ``twenty48-history``
@@ -12,6 +13,7 @@ files); in the store, "history" is never used for it, since a game's undo stack 
 
 from __future__ import annotations
 
+from twenty48.rules import BoardSize, SizeLike
 from twenty48.store.archive import sql as archive_sql
 from twenty48.store.archive import statistics
 from twenty48.store.archive.sql import ListQuery, StatsQuery
@@ -50,11 +52,13 @@ class Archive:
             games_sql.current_game_of(db, player_id)
             return archive_sql.page(db, player_id, ListQuery(sort, name, finished, before, limit))
 
-    def stats(self, player_id: int, variant: str, *, assisted: bool, abandoned: bool) -> Stats:
-        name = get_variant(variant).name
+    def stats(
+        self, player_id: int, variant: str, size: SizeLike, *, assisted: bool, abandoned: bool
+    ) -> Stats:
+        name, shape = get_variant(variant).name, BoardSize.of(size)
         with self._rows.read() as db:
             current = games_sql.current_game_of(db, player_id)
-            query = StatsQuery(player_id, name, current, not assisted, abandoned)
+            query = StatsQuery(player_id, name, shape, current, not assisted, abandoned)
             return statistics.compute(db, query)
 
     def delete_game(self, player_id: int, game_id: int) -> None:
@@ -63,4 +67,4 @@ class Archive:
             # The hidden row is never loaded again, so its cached copy cannot be handed out.
             archive_sql.delete_game(db, player_id, game_id, now_text())
             # A deleted game leaves the leaderboards; the player's next best takes its place.
-            leaderboards_sql.refresh_best(db, player_id, row.variant)
+            leaderboards_sql.refresh_best(db, player_id, row.variant, row.size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from twenty48.rules import BoardSize
 from twenty48.store.database import SQL
 from twenty48.store.records import GameSummary
 
@@ -30,11 +31,12 @@ class ListQuery(NamedTuple):
 
 
 class StatsQuery(NamedTuple):
-    """The games a statistic covers: one player's, one variant's, the ended ones (and the abandoned
-    ones too, with ``abandoned``), assisted ones or not (``records.game_status``)."""
+    """The games a statistic covers: one player's, of one variant and board size, the ended ones
+    (and the abandoned ones too, with ``abandoned``), assisted ones or not (``records.game_status``)."""
 
     player_id: int
     variant: str
+    size: BoardSize
     #: The player's current game, which is not finished unless it is over.
     current_game_id: int | None
     #: Leave out every game that had a hint, an auto-played move or an undo, whose counts are
@@ -61,7 +63,7 @@ SORT_COLUMNS = {"date": "id", "score": "score", "max_tile": "max_tile"}
 
 _SUMMARY = """g.id, g.variant, g.score, g.moves, g.max_tile, g.won, g.over, g.id = p.current_game_id,
     g.created_at, g.updated_at, g.hints, g.auto_moves, g.undos, g.origin, g.ranked, g.daily, g.finished_at,
-    g.flagged"""
+    g.flagged, g.size"""
 #: Known to have had no hint, auto-played move or undo: counted here, so never an imported game,
 #: whose counts are its file's word (``transfer``).
 _UNASSISTED = "AND hints = 0 AND auto_moves = 0 AND undos = 0 AND origin = 'played'"
@@ -79,9 +81,9 @@ def _finished_games(query: StatsQuery) -> tuple[str, list[Any]]:
     covered = _FINISHED_ROW if query.abandoned else _ENDED_ROW
     sql = f"""WITH f AS (
         SELECT id, score, max_tile, won FROM games INDEXED BY games_stats
-        WHERE player_id = ? AND variant = ? AND NOT set_aside AND {covered}
+        WHERE player_id = ? AND variant = ? AND size = ? AND NOT set_aside AND {covered}
               {unassisted})"""
-    return sql, [query.player_id, query.variant, query.current_game_id]
+    return sql, [query.player_id, query.variant, str(query.size), query.current_game_id]
 
 
 # ---- the list of games --------------------------------------------------------------------------
@@ -140,14 +142,14 @@ def delete_game(db: SQL, player_id: int, game_id: int, now: str) -> None:
 
 
 def stats_totals(db: SQL, query: StatsQuery) -> StatsTotals:
-    """The player's games in the variant (assisted ones or not), and the totals of the ones
+    """The player's games in the variant and size (assisted ones or not), and the totals of the ones
     ``query`` covers."""
     unassisted = _UNASSISTED if query.unassisted else ""
     games, finished, ended = db.execute(
         f"SELECT count(*), count(*) FILTER (WHERE {_FINISHED_ROW}), count(*) FILTER (WHERE {_ENDED_ROW}) "
         f"FROM games INDEXED BY games_stats "
-        f"WHERE player_id = ? AND variant = ? AND NOT set_aside {unassisted}",
-        (query.current_game_id, query.current_game_id, query.player_id, query.variant),
+        f"WHERE player_id = ? AND variant = ? AND size = ? AND NOT set_aside {unassisted}",
+        (query.current_game_id, query.current_game_id, query.player_id, query.variant, str(query.size)),
     ).fetchone()
     cte, params = _finished_games(query)
     counted, best, mean, won = db.execute(
@@ -242,4 +244,5 @@ def summary(r: Sequence[Any]) -> GameSummary:
         daily=r[15],
         finished_at=r[16],
         flagged=r[17],
+        size=BoardSize.parse(r[18]),
     )

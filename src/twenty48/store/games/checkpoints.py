@@ -18,9 +18,11 @@ from itertools import repeat
 from typing import NamedTuple
 
 from twenty48.game import Action, Game, Start, Turn
-from twenty48.rules import Direction
+from twenty48.rules import BoardSize, Direction
+from twenty48.spawns import Seed
 from twenty48.store.database import SQL
 from twenty48.store.games import sql as games_sql
+from twenty48.store.games.codec import Origin
 from twenty48.store.games.sql import Checkpoint
 from twenty48.store.records import Position
 from twenty48.variants import Variant
@@ -59,7 +61,7 @@ def write_index(db: SQL, game_id: int, found: Index) -> None:
 
 def index(game: Game) -> Index:
     """One replay of the game's line; pure, so an import can run it outside the store's lock."""
-    replayed = start_game(game.seed, game.variant, game.start)
+    replayed = start_game(game.seed, game.variant, game.start, game.size)
     found = Indexer(replayed)
     for action in game.actions:
         found.played(action)
@@ -100,19 +102,18 @@ def note_undo(db: SQL, game_id: int, game: Game) -> None:
     games_sql.forget_after(db, game_id, game.moves)
 
 
-def start_game(seed: int, variant: Variant | str, start: Start | None) -> Game:
-    """The game at move 0: from its seed's starting tiles, or from its prepared start."""
-    if start is None:
-        return Game.new(seed, variant)
-    return Game.from_board(start.board, seed, start.score, variant)
+def start_game(seed: Seed, variant: Variant | str, start: Start | None, size: BoardSize) -> Game:
+    """The game at move 0: from its seed's starting tiles on a board of ``size``, or from its
+    prepared start (of that size)."""
+    return Game.replay(seed, (), variant, start, size)
 
 
-def positions(
-    db: SQL, game_id: int, seed: int, variant: Variant, start: Start | None, first: int, last: int
-) -> list[Position]:
-    """The positions after moves ``first`` .. ``last`` (both within the game's line)."""
-    base = games_sql.checkpoint_before(db, game_id, first - 1) if first > 0 else None
-    game = start_game(seed, variant, start) if base is None else _resume(seed, variant, start, base)
+def positions(db: SQL, game_id: int, origin: Origin, first: int, last: int) -> list[Position]:
+    """The positions after moves ``first`` .. ``last`` (both within the game's line) of the game
+    that begins at ``origin``."""
+    seed, variant, start, size = origin
+    base = games_sql.checkpoint_before(db, game_id, first - 1, size) if first > 0 else None
+    game = start_game(seed, variant, start, size) if base is None else _resume(seed, variant, start, base)
     done = 0 if base is None else base.move
     found = []
     if first == 0:
@@ -125,7 +126,7 @@ def positions(
     return found
 
 
-def _resume(seed: int, variant: Variant, start: Start | None, base: Checkpoint) -> Game:
+def _resume(seed: Seed, variant: Variant | str, start: Start | None, base: Checkpoint) -> Game:
     # A Game draws the spawn of its next move from how many moves it has logged, so the game resumed
     # at the checkpoint logs that many stand-in actions; it never leaves ``positions``, and only the
     # boards that its ``play`` computes do.

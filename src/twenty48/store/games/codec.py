@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 from twenty48 import spawns
 from twenty48.game import Game, Start
-from twenty48.rules import Board
+from twenty48.rules import DEFAULT_SIZE, Board, BoardSize
 from twenty48.store.games.sql import GameColumns, GameRow
 from twenty48.store.records import seed_withheld
 
@@ -18,7 +19,14 @@ def encode(game: Game) -> str:
 
 def columns(game: Game) -> GameColumns:
     return GameColumns(
-        game.variant.name, game.score, game.moves, game.board.max_tile, game.won, game.over, game.spawns
+        game.variant.name,
+        game.score,
+        game.moves,
+        game.board.max_tile,
+        game.won,
+        game.over,
+        game.spawns,
+        str(game.size),
     )
 
 
@@ -38,15 +46,26 @@ def decode(state: str, actions: list[str]) -> Game:
         raise ValueError(str(exc)) from exc
 
 
-def origin(state: str) -> tuple[spawns.Seed, str, Start | None]:
-    """The seed, variant and prepared start of a stored state: where its replay begins, read
+class Origin(NamedTuple):
+    """Where a stored game's replay begins."""
+
+    seed: spawns.Seed
+    variant: str
+    #: The prepared start; None for a game that began from its seed's starting tiles.
+    start: Start | None
+    size: BoardSize
+
+
+def origin(state: str) -> Origin:
+    """The seed, variant, prepared start and size of a stored state: where its replay begins, read
     without the action log."""
     data = json.loads(state)
     start = data.get("start")
     begins = None if start is None else Start(Board.from_rows(start["board"]), start["score"])
-    # States written before the schemes (saved-game version 3 and older) are SplitMix64 games.
+    # States written before the schemes (saved-game version 3 and older) are SplitMix64 games, and
+    # those before the sizes (version 4 and older) are 4x4 games.
     seed = spawns.seed_from_json(data["seed"], data.get("spawns", spawns.SPLITMIX64))
-    return seed, data["variant"], begins
+    return Origin(seed, data["variant"], begins, BoardSize.parse(data.get("size", str(DEFAULT_SIZE))))
 
 
 def withheld(row: GameRow, game: Game) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from twenty48 import spawns
 from twenty48.game import Game, make_action
-from twenty48.rules import Direction
+from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction, SizeLike
 from twenty48.store.errors import GameInProgressError, StoreUnreadableError
 from twenty48.store.games import checkpoints, codec
 from twenty48.store.games import sql as games_sql
@@ -30,11 +30,11 @@ class Games:
     def __init__(self, rows: GameRows) -> None:
         self._rows = rows
 
-    def best_score(self, player_id: int, variant: str) -> int:
-        name = get_variant(variant).name
+    def best_score(self, player_id: int, variant: str, size: SizeLike) -> int:
+        name, shape = get_variant(variant).name, str(BoardSize.of(size))
         with self._rows.read() as db:
             games_sql.current_game_of(db, player_id)
-            return games_sql.best_score(db, player_id, name)
+            return games_sql.best_score(db, player_id, name, shape)
 
     def damaged_games(self, player_id: int) -> list[DamagedGame]:
         with self._rows.read() as db:
@@ -51,13 +51,16 @@ class Games:
             # Another process may have started one since the read above.
             current = games_sql.current_game_of(db, player_id)
             if current is None:
-                current = rows.insert(db, player_id, new(None, CLASSIC.name, ranked), ranked=ranked)
+                game = new(None, CLASSIC.name, ranked, DEFAULT_SIZE)
+                current = rows.insert(db, player_id, game, ranked=ranked)
             return rows.record(db, player_id, current)
 
-    def new_game(self, player_id: int, seed: int | None, variant: str, *, ranked: bool) -> GameRecord:
+    def new_game(
+        self, player_id: int, seed: int | None, variant: str, size: SizeLike, *, ranked: bool
+    ) -> GameRecord:
         if ranked and seed is not None:
             raise ValueError("a game from a chosen seed is practice: it is never ranked")
-        game = new(seed, variant, ranked)
+        game = new(seed, variant, ranked, size)
         rows = self._rows
         with rows.write() as db:
             current = games_sql.current_game_of(db, player_id)
@@ -99,10 +102,12 @@ class Games:
         auto: bool,
         today: str | None,
     ) -> MoveOutcome:
-        action = make_action(direction, cell)
+        make_action(direction)  # an unknown direction is refused before the game is read
         rows = self._rows
         with rows.write() as db:
             row, game = rows.load_for_action(db, player_id, game_id, revision)
+            # A cell is one of the game's board: 0-15 on the 4x4, 0-35 on the 6x6.
+            action = make_action(direction, cell, game.size)
             max_before = game.board.max_tile
             with rows.refusals(db, row, game):
                 turn = game.play(action)
@@ -173,6 +178,7 @@ class Games:
                 won=game.won,
                 over=game.over,
                 start=game.start,
+                size=game.size,
             )
 
     def positions(self, player_id: int, game_id: int, first: int, count: int) -> Positions:
@@ -186,11 +192,10 @@ class Games:
             last = min(first + count - 1, moves)
             found = []
             if first <= last:
-                seed, variant, start = codec.origin(state)
-                found = checkpoints.positions(db, game_id, seed, get_variant(variant), start, first, last)
+                found = checkpoints.positions(db, game_id, codec.origin(state), first, last)
             return Positions(game_id, moves + 1, tuple(found))
 
 
-def new(seed: int | None, variant: str, ranked: bool) -> Game:
-    """A new game; a ranked one draws its spawns from a fresh secret key."""
-    return Game.new(spawns.random_key() if ranked else seed, variant)
+def new(seed: int | None, variant: str, ranked: bool, size: SizeLike) -> Game:
+    """A new game on a board of ``size``; a ranked one draws its spawns from a fresh secret key."""
+    return Game.new(spawns.random_key() if ranked else seed, variant, size)

@@ -126,11 +126,12 @@ class GameRows:
             game = codec.decode(*games_sql.state(db, row.id))
         except ValueError as exc:
             raise StoreUnreadableError(f"{self.backend.location}: game {row.id} is damaged: {exc}") from exc
-        if game.variant.name != row.variant:
-            raise StoreUnreadableError(
-                f"{self.backend.location}: game {row.id} is damaged: "
-                f"its state is {game.variant.name}, its row {row.variant}"
-            )
+        for state, column in ((game.variant.name, row.variant), (str(game.size), row.size)):
+            if state != column:
+                raise StoreUnreadableError(
+                    f"{self.backend.location}: game {row.id} is damaged: "
+                    f"its state is {state}, its row {column}"
+                )
         return game
 
     def load_for_action(
@@ -172,9 +173,18 @@ class GameRows:
         games_sql.restart(db, row.id)
         ranking_sql.set_ranking(db, row.id, ranked, daily)
         checkpoints.note_game(db, row.id, game)
-        # The row's best score was the old game's variant's; the new game may be of another.
-        best = games_sql.best_score(db, row.player_id, game.variant.name)
-        row = row._replace(ranked=ranked, daily=daily, finished_at=None, flagged=None, best_score=best)
+        # The row's best score was the old game's variant's and size's; the new game may be of others.
+        variant, size = game.variant.name, str(game.size)
+        best = games_sql.best_score(db, row.player_id, variant, size)
+        row = row._replace(
+            variant=variant,
+            size=size,
+            ranked=ranked,
+            daily=daily,
+            finished_at=None,
+            flagged=None,
+            best_score=best,
+        )
         return self.save(db, row, game)
 
     def save(self, db: Connection, row: GameRow, game: Game) -> GameRow:
@@ -183,13 +193,13 @@ class GameRows:
         games_sql.update_game(db, row.id, revision, codec.columns(game), codec.encode(game), now)
         if game.score > row.best_score:
             # The row's best was read under the player's write lock: no other writer raised it since.
-            games_sql.raise_best_score(db, row.player_id, game.variant.name, game.score)
+            games_sql.raise_best_score(db, row.player_id, game.variant.name, str(game.size), game.score)
             row = row._replace(best_score=game.score)
         self._cache.put(row.id, revision, game)
         finished_at = (row.finished_at or now) if game.over else None
         if game.over and row.ranked:
             # The move that ended a ranked game: it may be the player's best on the all-time board.
-            leaderboards_sql.refresh_best(db, row.player_id, game.variant.name)
+            leaderboards_sql.refresh_best(db, row.player_id, game.variant.name, str(game.size))
         return self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
 
     def _paced(self, db: Connection, row: GameRow) -> GameRow:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from twenty48.game import Action, TileMove, parse_action
-from twenty48.rules import Board
+from twenty48.rules import Board, BoardSize
 from twenty48.store.database import SQL, Connection
 from twenty48.store.errors import PlayerNotFoundError
 from twenty48.store.records import ID_LIMIT, DamagedGame
@@ -24,6 +24,8 @@ class GameRow(NamedTuple):
     updated_at: str
     current_game_id: int | None
     variant: str
+    #: The board's size, "RxC".
+    size: str
     #: The game still counts for the leaderboards (``twenty48.store.ranking``).
     ranked: bool
     #: The date of the daily challenge the game is, or None.
@@ -34,8 +36,8 @@ class GameRow(NamedTuple):
     flagged: str | None
     #: When the game's current window of actions began (Unix seconds), or None.
     pace_at: float | None
-    #: The player's best score in the game's variant (0 before any), read with the row so that an
-    #: answer needs no statement of its own for it.
+    #: The player's best score in the game's variant and size (0 before any), read with the row so
+    #: that an answer needs no statement of its own for it.
     best_score: int
 
 
@@ -50,6 +52,8 @@ class GameColumns(NamedTuple):
     over: bool
     #: The spawn scheme's name (``twenty48.spawns``).
     spawns: str
+    #: The board's size, "RxC".
+    size: str
 
 
 class Checkpoint(NamedTuple):
@@ -63,7 +67,7 @@ class Checkpoint(NamedTuple):
 
 
 _GAME_COLUMNS = (
-    "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, "
+    "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, g.size, "
     "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at, coalesce(b.score, 0)"
 )
 
@@ -102,14 +106,14 @@ def game(db: Connection, player_id: int, game_id: int) -> GameRow | None:
     db.lock_player(player_id)
     found = db.execute(
         f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
-        "LEFT JOIN best_scores b ON b.player_id = g.player_id AND b.variant = g.variant "
+        "LEFT JOIN best_scores b ON b.player_id = g.player_id AND b.variant = g.variant AND b.size = g.size "
         "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
         (game_id, player_id),
     ).fetchone()
     if found is None:
         return None
     # SQLite gives its BOOLEAN as 0 or 1.
-    return GameRow(*found[:7], bool(found[7]), *found[8:])
+    return GameRow(*found[:8], bool(found[8]), *found[9:])
 
 
 def state(db: SQL, game_id: int) -> tuple[str, list[str]]:
@@ -138,8 +142,8 @@ def insert_game(
     finished at ``now``; ``pace_at`` starts its first window of actions (None: not measured)."""
     (game_id,) = db.execute(
         """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, spawns,
-                              state, created_at, updated_at, finished_at, pace_at)
-           VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                              size, state, created_at, updated_at, finished_at, pace_at)
+           VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
         (player_id, *columns, state, now, now, now if columns.over else None, pace_at),
     ).fetchone()
     return int(game_id)
@@ -152,7 +156,7 @@ def update_game(db: SQL, game_id: int, revision: int, columns: GameColumns, stat
     # digest no longer says what it holds: an import fills it in again when it needs it.
     db.execute(
         """UPDATE games SET revision = ?, variant = ?, score = ?, moves = ?, max_tile = ?, won = ?,
-                            over = ?, spawns = ?, state = ?, updated_at = ?, digest = NULL,
+                            over = ?, spawns = ?, size = ?, state = ?, updated_at = ?, digest = NULL,
                             finished_at = CASE WHEN ? THEN coalesce(finished_at, ?) END
            WHERE id = ?""",
         (revision, *columns, state, now, columns.over, now, game_id),
@@ -204,8 +208,8 @@ def actions_between(db: SQL, game_id: int, first_ply: int, last_ply: int) -> lis
 # ---- checkpoints and first reaches (``twenty48.store.games.checkpoints``) -----------------------
 
 
-def checkpoint_before(db: SQL, game_id: int, move: int) -> Checkpoint | None:
-    """The latest checkpoint at or before ``move``."""
+def checkpoint_before(db: SQL, game_id: int, move: int, size: BoardSize) -> Checkpoint | None:
+    """The latest checkpoint at or before ``move`` of a game of ``size``."""
     row = db.execute(
         "SELECT move, cells, score, won, keep_playing FROM game_checkpoints "
         "WHERE game_id = ? AND move <= ? ORDER BY move DESC LIMIT 1",
@@ -214,7 +218,7 @@ def checkpoint_before(db: SQL, game_id: int, move: int) -> Checkpoint | None:
     if row is None:
         return None
     move, cells, score, won, keep_playing = row
-    board = Board.from_cells(int(c) for c in cells.split(","))
+    board = Board.from_cells((int(c) for c in cells.split(",")), size)
     return Checkpoint(move, board, score, bool(won), bool(keep_playing))
 
 
@@ -283,21 +287,22 @@ def set_hint_revision(db: SQL, game_id: int, revision: int, *, auto: bool = Fals
 # ---- best scores, damaged games -----------------------------------------------------------------
 
 
-def best_score(db: SQL, player_id: int, variant: str) -> int:
-    """0 before any score in that variant."""
+def best_score(db: SQL, player_id: int, variant: str, size: str) -> int:
+    """0 before any score in that variant and size ("RxC")."""
     row = db.execute(
-        "SELECT score FROM best_scores WHERE player_id = ? AND variant = ?", (player_id, variant)
+        "SELECT score FROM best_scores WHERE player_id = ? AND variant = ? AND size = ?",
+        (player_id, variant, size),
     ).fetchone()
     return row[0] if row is not None else 0
 
 
-def raise_best_score(db: SQL, player_id: int, variant: str, score: int) -> None:
-    """Keep ``score`` if it beats the best so far."""
+def raise_best_score(db: SQL, player_id: int, variant: str, size: str, score: int) -> None:
+    """Keep ``score`` if it beats the best so far in that variant and size."""
     db.execute(
-        """INSERT INTO best_scores (player_id, variant, score) VALUES (?, ?, ?)
-           ON CONFLICT (player_id, variant) DO UPDATE SET score = excluded.score
+        """INSERT INTO best_scores (player_id, variant, size, score) VALUES (?, ?, ?, ?)
+           ON CONFLICT (player_id, variant, size) DO UPDATE SET score = excluded.score
            WHERE excluded.score > best_scores.score""",
-        (player_id, variant, score),
+        (player_id, variant, size, score),
     )
 
 

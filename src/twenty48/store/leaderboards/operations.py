@@ -1,6 +1,7 @@
 """``Leaderboards``: the all-time and daily leaderboards, and the public replays of their games::
 
     store.leaderboard("all-time", "classic", limit=20, offset=0, player_id=me)  # Leaderboard
+    store.leaderboard("all-time", "classic", size="3x3")                  # the 3x3 classic board
     store.leaderboard("daily", "classic", date="2026-12-01", player_id=me)
     store.public_owner(game_id, today="2026-12-01")   # the player, or GameNotFoundError
     store.public_replay(game_id, today=...)           # the owner's Replay; public_positions(...)
@@ -9,13 +10,13 @@
 What is on a leaderboard: ranked games only (played through the server's own moves, never assisted,
 from a seed nobody chose: ``games.ranked``), of players with a display name who did not hide
 themselves and whom the host did not hide, one game per player. The **all-time** leaderboard of a
-variant holds each player's best game that is over. A **daily** leaderboard holds the day's daily games,
-finished or not, one per name: the game started under the name that day (``games.daily_name``),
-shown while its player has that name, so a name has one try a day however it changes hands. A
-daily game still being played shows its score so far; the leaderboard closes at midnight UTC, and a game
-unfinished then stays on it as it stood, also once it is played on (unranked: ``closed_dailies``).
-Order: score, highest first; then who finished first (a game still being played after every
-finished one of its score); then game id.
+variant and board size holds each player's best game of them that is over. A **daily** leaderboard
+(4x4 classic) holds the day's daily games, finished or not, one per name: the game started under the
+name that day (``games.daily_name``), shown while its player has that name, so a name has one try a
+day however it changes hands. A daily game still being played shows its score so far; the
+leaderboard closes at midnight UTC, and a game unfinished then stays on it as it stood, also once it
+is played on (unranked: ``closed_dailies``). Order: score, highest first; then who finished first (a
+game still being played after every finished one of its score); then game id.
 
 A game's replay is **public** when it is over and would be on a leaderboard: ranked, its player named
 and not hidden, and, for a daily game, its day is over (until then its replay would show everyone
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from datetime import date as Date
 
+from twenty48.rules import DEFAULT_SIZE, BoardSize, SizeLike
 from twenty48.store.errors import GameNotFoundError
 from twenty48.store.games.operations import Games
 from twenty48.store.games.rows import GameRows
@@ -50,16 +52,26 @@ class Leaderboards:
         self._games = games
 
     def leaderboard(
-        self, board: str, variant: str, *, date: str | None, limit: int, offset: int, player_id: int | None
+        self,
+        board: str,
+        variant: str,
+        *,
+        size: SizeLike,
+        date: str | None,
+        limit: int,
+        offset: int,
+        player_id: int | None,
     ) -> Leaderboard:
         if board not in LEADERBOARDS:
             raise ValueError(f"board must be one of {', '.join(LEADERBOARDS)}, got {board!r}")
-        name = get_variant(variant).name
+        name, shape = get_variant(variant).name, BoardSize.of(size)
         if board == "daily":
             if date is None:
                 raise ValueError("the daily board needs a date")
             if name != CLASSIC.name:
                 raise ValueError("the daily challenge is a classic game: its board has no other variant")
+            if shape != DEFAULT_SIZE:
+                raise ValueError(f"the daily challenge is a {DEFAULT_SIZE} game: its board has no other size")
             Date.fromisoformat(date)  # ValueError for what is not a date
         elif date is not None:
             raise ValueError("only the daily board has a date")
@@ -67,7 +79,7 @@ class Leaderboards:
             raise ValueError(f"limit must be 1-{MAX_LEADERBOARD_PAGE}")
         if not 0 <= offset <= MAX_LEADERBOARD_OFFSET:
             raise ValueError(f"offset must be 0-{MAX_LEADERBOARD_OFFSET}")
-        query = LeaderboardQuery(name, date, limit, offset)
+        query = LeaderboardQuery(name, str(shape), date, limit, offset)
         with self._rows.read() as db:
             entries = leaderboards_sql.page(db, query)
             me = None
@@ -75,7 +87,7 @@ class Leaderboards:
                 me = next((e for e in entries if e.player_id == player_id), None) or leaderboards_sql.entry(
                     db, query, player_id
                 )
-        return Leaderboard(board, name, date, tuple(entries), me)
+        return Leaderboard(board, name, date, tuple(entries), me, shape)
 
     def public_owner(self, game_id: int, today: str) -> int:
         owner = None

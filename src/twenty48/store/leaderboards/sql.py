@@ -30,22 +30,27 @@ class LeaderboardQuery(NamedTuple):
     """Which leaderboard, and which page of it."""
 
     variant: str
+    #: The board size, "RxC" (a daily leaderboard's is 4x4).
+    size: str
     #: The daily leaderboard of this UTC date (YYYY-MM-DD); None for the all-time one.
     date: str | None
     limit: int
     offset: int
 
 
-def refresh_best(db: SQL, player_id: int, variant: str) -> None:
-    """Recompute the player's entry on the all-time leaderboard of ``variant`` from their games."""
-    db.execute("DELETE FROM board_bests WHERE variant = ? AND player_id = ?", (variant, player_id))
+def refresh_best(db: SQL, player_id: int, variant: str, size: str) -> None:
+    """Recompute the player's entry on the all-time leaderboard of ``variant`` and ``size`` ("RxC")
+    from their games."""
     db.execute(
-        f"""INSERT INTO board_bests (variant, player_id, game_id, score, finished_at, shown)
-            SELECT g.variant, g.player_id, g.id, g.score, g.finished_at, {ON_BOARDS}
+        "DELETE FROM board_bests WHERE variant = ? AND size = ? AND player_id = ?", (variant, size, player_id)
+    )
+    db.execute(
+        f"""INSERT INTO board_bests (variant, size, player_id, game_id, score, finished_at, shown)
+            SELECT g.variant, g.size, g.player_id, g.id, g.score, g.finished_at, {ON_BOARDS}
             FROM games g JOIN players p ON p.id = g.player_id
-            WHERE g.player_id = ? AND g.variant = ? AND {RANKED} AND g.finished_at IS NOT NULL
+            WHERE g.player_id = ? AND g.variant = ? AND g.size = ? AND {RANKED} AND g.finished_at IS NOT NULL
             ORDER BY g.score DESC, g.finished_at, g.id LIMIT 1""",
-        (player_id, variant),
+        (player_id, variant, size),
     )
 
 
@@ -68,7 +73,7 @@ def page(db: SQL, query: LeaderboardQuery) -> list[LeaderboardEntry]:
             f"JOIN games g ON g.id = b.game_id JOIN players p ON p.id = b.player_id "
             f"ORDER BY {_ALL_TIME_ORDER}"
         )
-        params: tuple[Any, ...] = (query.variant, query.limit, query.offset)
+        params: tuple[Any, ...] = (query.variant, query.size, query.limit, query.offset)
     else:
         sql = f"SELECT {_ENTRY} {_DAILY} ORDER BY {_DAILY_ORDER} LIMIT ? OFFSET ?"
         params = (*_daily(query), query.limit, query.offset)
@@ -82,10 +87,10 @@ def entry(db: SQL, query: LeaderboardQuery, player_id: int) -> LeaderboardEntry 
         found = db.execute(
             f"SELECT {_ENTRY} FROM board_bests b JOIN games g ON g.id = b.game_id "
             "JOIN players p ON p.id = b.player_id "
-            "WHERE b.variant = ? AND b.player_id = ? AND b.shown = TRUE",
-            (query.variant, player_id),
+            "WHERE b.variant = ? AND b.size = ? AND b.player_id = ? AND b.shown = TRUE",
+            (query.variant, query.size, player_id),
         ).fetchone()
-        source, params = f"FROM board_bests b WHERE {_ALL_TIME}", (query.variant,)
+        source, params = f"FROM board_bests b WHERE {_ALL_TIME}", (query.variant, query.size)
         prefix = "b"
     else:
         found = db.execute(
@@ -109,15 +114,16 @@ def public_game_owner(db: SQL, game_id: int, today: str) -> int | None:
             WHERE g.id = ? AND {RANKED} AND g.finished_at IS NOT NULL AND {ON_BOARDS}
             AND (g.daily IS NULL OR g.daily < ?)
             AND (g.daily_name = p.name_key OR EXISTS (SELECT 1 FROM board_bests b
-                 WHERE b.variant = g.variant AND b.player_id = g.player_id AND b.game_id = g.id))""",
+                 WHERE b.variant = g.variant AND b.size = g.size AND b.player_id = g.player_id
+                 AND b.game_id = g.id))""",
         (game_id, today),
     ).fetchone()
     return row[0] if row is not None else None
 
 
-#: The all-time board of a variant (parameter), in its index's order. ``shown`` is kept equal to
+#: The all-time board of a variant and size (parameters), in its index's order. ``shown`` is kept equal to
 #: ``ON_BOARDS`` of the player, so that a page and a player's place read that index alone.
-_ALL_TIME = "b.variant = ? AND b.shown = TRUE"
+_ALL_TIME = "b.variant = ? AND b.size = ? AND b.shown = TRUE"
 _ALL_TIME_ORDER = "b.score DESC, b.finished_at, b.game_id"
 #: The daily games of a date and variant (parameters, twice; ``_daily``), one per player, as their
 #: day's board holds them: the ranked ones as they stand, and those played on after their day

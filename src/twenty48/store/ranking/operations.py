@@ -16,7 +16,7 @@ key (``twenty48.spawns``' keyed scheme), kept in its state and withheld from eve
 it is over: it can be resumed). Terminal games, games from a chosen seed, prepared and imported games
 are never ranked.
 
-**Daily challenge**: one classic game per player and UTC date, ranked. Its key is keyed BLAKE2b of
+**Daily challenge**: one classic 4x4 game per player and UTC date, ranked. Its key is keyed BLAKE2b of
 the date and the player under the server's ``daily`` secret: nobody without the database can
 compute any day's tiles, and each player's differ, so scouting the day with throwaway players shows
 nothing of another's game. A date is played once: asking again resumes it, or shows it once over.
@@ -33,6 +33,7 @@ import hashlib
 import secrets
 
 from twenty48.game import Game
+from twenty48.rules import DEFAULT_SIZE
 from twenty48.store.archive import sql as archive_sql
 from twenty48.store.database import Connection
 from twenty48.store.errors import GameNotFoundError, StoreUnreadableError
@@ -126,7 +127,9 @@ class Ranking:
             found = ranking_sql.daily_game_id(db, player_id, date)
             if found is None or games_sql.game(db, player_id, found) is None:
                 return Daily(date, None, None)
-            entry = leaderboards_sql.entry(db, LeaderboardQuery(CLASSIC.name, date, 1, 0), player_id)
+            entry = leaderboards_sql.entry(
+                db, LeaderboardQuery(CLASSIC.name, str(DEFAULT_SIZE), date, 1, 0), player_id
+            )
             if entry is None:
                 return Daily(date, found, None)
             return Daily(date, found, entry.rank, entry.score)

@@ -37,6 +37,7 @@ MIGRATIONS: list[Callable[[SQL], None]] = [
     migrations.dailies_9,
     migrations.imports_10,
     migrations.assists_11,
+    migrations.sizes_12,
 ]
 
 

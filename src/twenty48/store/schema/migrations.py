@@ -10,6 +10,7 @@ import logging
 from datetime import UTC, datetime
 
 from twenty48.game import Game, Start
+from twenty48.rules import BoardSize
 from twenty48.store.database import SQL
 from twenty48.store.games import checkpoints, codec
 from twenty48.store.games import sql as games_sql
@@ -413,4 +414,86 @@ def assists_11(db: SQL) -> None:
         "UPDATE games SET hints = NULL WHERE auto_moves > 0 "
         "AND player_id IN (SELECT id FROM players WHERE key LIKE ?)",
         ("web:%",),
+    )
+
+
+def sizes_12(db: SQL) -> None:
+    # The board's size, "RxC" rows first (twenty48.rules.BoardSize), beside the variant: what the
+    # statistics, best scores and leaderboards keep apart. Every game stored before is 4x4 but a
+    # prepared or imported one of another size, whose state says so (saved-game version 5).
+    db.execute("ALTER TABLE games ADD COLUMN size TEXT NOT NULL DEFAULT '4x4'")
+    for game_id, state in db.execute(
+        "SELECT id, state FROM games WHERE state LIKE ? AND state NOT LIKE ?", ('%"size"%', '%"size":"4x4"%')
+    ).fetchall():
+        try:
+            size = str(BoardSize.parse(json.loads(state)["size"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # an unreadable state: the game is refused as damaged when it is loaded
+        db.execute("UPDATE games SET size = ? WHERE id = ?", (size, game_id))
+    # A single-tile move's cell is any of a 6x6 board's (0-35). A CHECK cannot be changed in place
+    # on SQLite, so the table is made again, as are the two whose keys gain the size.
+    db.execute(
+        """
+        CREATE TABLE game_moves_sized (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            direction TEXT NOT NULL CHECK (direction IN ('up', 'down', 'left', 'right')),
+            cell INTEGER CHECK (cell BETWEEN 0 AND 35),
+            PRIMARY KEY (game_id, ply)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        "INSERT INTO game_moves_sized (game_id, ply, direction, cell) "
+        "SELECT game_id, ply, direction, cell FROM game_moves"
+    )
+    db.execute("DROP TABLE game_moves")
+    db.execute("ALTER TABLE game_moves_sized RENAME TO game_moves")
+    # Best scores per variant and size: a 3x3 score and a 6x6 one are not the same game's. The
+    # best scores kept so far are the 4x4's.
+    db.execute(
+        """
+        CREATE TABLE best_scores_sized (
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            variant TEXT NOT NULL,
+            size TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            PRIMARY KEY (player_id, variant, size)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        "INSERT INTO best_scores_sized (player_id, variant, size, score) "
+        "SELECT player_id, variant, '4x4', score FROM best_scores"
+    )
+    db.execute("DROP TABLE best_scores")
+    db.execute("ALTER TABLE best_scores_sized RENAME TO best_scores")
+    # The all-time boards per variant and size.
+    db.execute(
+        """
+        CREATE TABLE board_bests_sized (
+            variant TEXT NOT NULL,
+            size TEXT NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            score INTEGER NOT NULL,
+            finished_at TEXT NOT NULL,
+            shown BOOLEAN NOT NULL,
+            PRIMARY KEY (variant, size, player_id)
+        ) WITHOUT ROWID"""
+    )
+    db.execute(
+        """INSERT INTO board_bests_sized (variant, size, player_id, game_id, score, finished_at, shown)
+           SELECT b.variant, g.size, b.player_id, b.game_id, b.score, b.finished_at, b.shown
+           FROM board_bests b JOIN games g ON g.id = b.game_id"""
+    )
+    db.execute("DROP TABLE board_bests")
+    db.execute("ALTER TABLE board_bests_sized RENAME TO board_bests")
+    db.execute(
+        "CREATE INDEX board_bests_in_order "
+        "ON board_bests (variant, size, shown, score DESC, finished_at, game_id)"
+    )
+    # The statistics are per variant and size: their covering index gains the size.
+    db.execute("DROP INDEX games_stats")
+    db.execute(
+        "CREATE INDEX games_stats ON games (player_id, variant, size, id, score, max_tile, won, over, "
+        "set_aside, hints, auto_moves, undos, origin)"
     )

@@ -7,6 +7,7 @@ as files, ``imports`` stores a checked file's games in short steps (``sql``: the
 A game file::
 
     {"format": "twenty48-game/2", "seed": 7, "variant": "classic",
+     "size": "3x3",                # only for a board other than the 4x4
      "start_board": [[...] x 4],   # only for a game that began from a prepared board
      "start_score": 120,           # only with start_board, when that board had a score
      "actions": ["up", "left@5", ...], "score": 1234, "moves": 310, "max_tile": 256, "finished": true,
@@ -36,7 +37,10 @@ written only for a game of the keyed scheme (``"blake2b"``, a ranked game), whos
 its key as 64 lower-case hex digits; a file without it is a SplitMix64 game, as every file before
 the schemes. ``status``: what became of the game (``records.game_status``): "ended" (game over, or
 won), "abandoned" (left for a new game before either) or "playing"; written by every export,
-optional on import, where it must agree with ``finished`` and with the replay.
+optional on import, where it must agree with ``finished`` and with the replay. ``size``: the
+board's, "RxC" rows first (``rules.BoardSize``), written only for a board other than the 4x4, so
+that a 4x4 game's file is as before; a file without it is a 4x4 game, or a game of its
+``start_board``'s size, with which it must agree.
 
 **What a file can prove, and what it only claims.** The replay proves the seed, start, actions,
 score, moves, largest tile and whether the game is over. ``finished`` of a game that is not over
@@ -66,7 +70,7 @@ from typing import Any, NamedTuple, get_args
 from twenty48 import spawns
 from twenty48.checks import is_int
 from twenty48.game import Game, Start, parse_action
-from twenty48.rules import MAX_START_SCORE, MAX_TILE, Board, two_largest
+from twenty48.rules import DEFAULT_SIZE, MAX_START_SCORE, Board, BoardSize, two_largest
 from twenty48.store.errors import StoreError
 from twenty48.store.games.checkpoints import Index, Indexer, start_game
 from twenty48.store.records import Status, game_status
@@ -82,7 +86,7 @@ _REQUIRED = {"format", "seed", "variant", "actions", "score", "moves", "max_tile
 #: file in exactly the issue's format imports.
 _FIELDS_1 = _REQUIRED | {"start_board", "start_score", "board", "spawns"}
 ASSISTS = ("hints", "auto_moves", "undos")
-_FIELDS_2 = _FIELDS_1 | {"created_at", "status", *ASSISTS}
+_FIELDS_2 = _FIELDS_1 | {"created_at", "status", "size", *ASSISTS}
 
 #: The most games one web import takes (a file with more is refused, in words, before any is
 #: replayed): an import shows its games in one transaction at its end, which grows with them
@@ -132,18 +136,34 @@ class Imported:
     assists: Assists
 
 
-def digest(scheme: str, seed: int | str, variant: str, start: Start | None, actions: Iterable[str]) -> str:
+def digest(
+    scheme: str,
+    seed: int | str,
+    variant: str,
+    start: Start | None,
+    actions: Iterable[str],
+    size: BoardSize = DEFAULT_SIZE,
+) -> str:
     """The identity of a game's line of play: spawn scheme, seed (as JSON writes it), variant,
-    start and actions (as ``str`` of each). Two games with the same digest play the same moves
-    from the same position with the same tiles."""
+    start, actions (as ``str`` of each) and board size. Two games with the same digest play the
+    same moves from the same position with the same tiles."""
     origin = None if start is None else [list(start.board.cells), start.score]
-    text = json.dumps([scheme, seed, variant, origin, ",".join(actions)], separators=(",", ":"))
+    identity: list[Any] = [scheme, seed, variant, origin, ",".join(actions)]
+    if size != DEFAULT_SIZE:
+        # Appended for other sizes only: the digests stored for 4x4 games stay as they were.
+        identity.append(str(size))
+    text = json.dumps(identity, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def game_digest(game: Game) -> str:
     return digest(
-        game.spawns, spawns.seed_json(game.seed), game.variant.name, game.start, map(str, game.actions)
+        game.spawns,
+        spawns.seed_json(game.seed),
+        game.variant.name,
+        game.start,
+        map(str, game.actions),
+        game.size,
     )
 
 
@@ -186,6 +206,8 @@ def export_game(
     if game.spawns != spawns.SPLITMIX64:
         data["spawns"] = game.spawns
     data.update(seed=spawns.seed_json(game.seed), variant=game.variant.name)
+    if game.size != DEFAULT_SIZE:
+        data["size"] = str(game.size)
     if game.start is not None:
         data["start_board"] = [list(row) for row in game.start.board.rows]
         if game.start.score:
@@ -286,6 +308,7 @@ def _replayed(item: object, check: Callable[[], None] | None) -> Imported:
     if variant is None:
         raise ValueError("variant must be a name")
     start = _start(item)
+    size = _size(item, start)
     if not isinstance(item["actions"], list):
         raise ValueError("actions must be a list")
     for field in ("score", "moves", "max_tile"):
@@ -294,11 +317,11 @@ def _replayed(item: object, check: Callable[[], None] | None) -> Imported:
         raise ValueError("finished must be true or false")
     created_at = _time(item.get("created_at"))
     assists = Assists(*(_count(item, name, MAX_ASSISTS) for name in ASSISTS))
-    replay = Indexer(start_game(seed, variant, start))
+    replay = Indexer(start_game(seed, variant, start, size))
     for number, text in enumerate(item["actions"], start=1):
         if check is not None and number % _CHECK_EVERY == 0:
             check()
-        if not replay.played(parse_action(text)).changed:
+        if not replay.played(parse_action(text, size)).changed:
             raise ValueError(f"action {number} ({_quote(text)}) does not move the board")
     game = replay.game
     replayed = {
@@ -335,7 +358,7 @@ def _start(item: Mapping[str, Any]) -> Start | None:
         return None
     board = item["start_board"]
     if not isinstance(board, list):
-        raise ValueError("start_board must be 4 rows of 4 tile values")
+        raise ValueError("start_board must be a list of rows of tile values")
     score = item.get("start_score", 0)
     if not is_int(score) or not 0 <= score <= MAX_START_SCORE:
         raise ValueError(
@@ -347,8 +370,18 @@ def _start(item: Mapping[str, Any]) -> Start | None:
     if not any(start.cells):
         raise ValueError("start_board has no tile: no move could ever be legal on it")
     if two_largest(start):
-        raise ValueError(f"start_board holds two {MAX_TILE} tiles, which no game can reach")
+        raise ValueError(f"start_board holds two {start.size.max_tile} tiles, which no game can reach")
     return Start(start, score)
+
+
+def _size(item: Mapping[str, Any], start: Start | None) -> BoardSize:
+    """The board's size: the file's ``size``, else its start board's, else the 4x4."""
+    if "size" not in item:
+        return DEFAULT_SIZE if start is None else start.board.size
+    size = BoardSize.parse(item["size"])
+    if start is not None and start.board.size != size:
+        raise ValueError(f"start_board is {start.board.size} but size says {size}")
+    return size
 
 
 def _count(item: Mapping[str, Any], field: str, top: int) -> int | None:

@@ -66,7 +66,7 @@ def _verified_games(db: sqlite3.Connection, source: Path) -> list[tuple[int, int
         ]
         try:
             game = codec.decode(state, actions)
-            replayed = Game.replay(game.seed, actions, game.variant.name, game.start)
+            replayed = Game.replay(game.seed, actions, game.variant.name, game.start, game.size)
         except ValueError as exc:
             raise StoreError(f"{source}: game {game_id} cannot be read: {exc}") from None
         if (replayed.board, replayed.score) != (game.board, game.score):

@@ -309,7 +309,7 @@ def _stored_digest(db: Connection, game_id: int) -> str:
     """The digest of a stored game, from its state's origin and its moves (no replay)."""
     state, actions = games_sql.state(db, game_id)
     try:
-        seed, variant, start = codec.origin(state)
+        seed, variant, start, size = codec.origin(state)
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreUnreadableError(f"game {game_id} is damaged: {exc}") from exc
-    return transfer.digest(spawns.scheme(seed), spawns.seed_json(seed), variant, start, actions)
+    return transfer.digest(spawns.scheme(seed), spawns.seed_json(seed), variant, start, actions, size)

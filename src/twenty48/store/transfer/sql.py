@@ -61,9 +61,9 @@ def insert_staged(db: SQL, player_id: int, columns: GameColumns, state: str, now
     does not say."""
     (game_id,) = db.execute(
         """INSERT INTO games (player_id, revision, variant, score, moves, max_tile, won, over, spawns,
-                              state, created_at, updated_at, finished_at, origin, hints, auto_moves,
-                              undos, digest, import_token, set_aside)
-           VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'imported', ?, ?, ?, ?, ?, TRUE)
+                              size, state, created_at, updated_at, finished_at, origin, hints,
+                              auto_moves, undos, digest, import_token, set_aside)
+           VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'imported', ?, ?, ?, ?, ?, TRUE)
            RETURNING id""",
         (
             player_id,
