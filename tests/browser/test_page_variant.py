@@ -99,13 +99,17 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
 def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open("/?lang=ja")
     prepare(page, live_server, OPEN, variant="merge")
-    assert page.text_content("#mode") == "モード: マージ2048"
+    assert page.text_content("#mode") == "マージ2048 · 4\u00d74"
+    assert (page.get_attribute("#mode", "aria-label") or "").startswith("モード: マージ2048 · 4\u00d74")
     page.click("[data-lang=zh]")
     # Chinese is fetched on this first switch; the links say so once the page speaks it.
     page.wait_for_selector("[data-lang=zh][aria-pressed=true]")
-    assert page.text_content("#mode") == "模式\uff1a合并 2048"  # a full-width colon
+    assert page.text_content("#mode") == "合并 2048 · 4\u00d74"
+    # A full-width colon in the button's name.
+    assert (page.get_attribute("#mode", "aria-label") or "").startswith("模式\uff1a合并 2048 · 4\u00d74")
     page.click("#mode")
     assert page.text_content("#confirm legend") == "模式"
+    assert page.text_content("#confirm .size-choice span") == "棋盘大小"
     # The dialog's own words (newgame.js keeps them) follow the language as well.
     assert (page.text_content("#confirm-title") or "").startswith("开始新游戏")
     assert (page.text_content("#mode-rules") or "").startswith("最大方块越大")  # the merge mode's rules
