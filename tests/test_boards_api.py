@@ -126,6 +126,7 @@ def test_a_public_game_names_its_player_and_result(app, store: Store) -> None:
             "id": game.id,
             "name": "Ada",
             "variant": "classic",
+            "size": "4x4",
             "score": ended.score,
             "max_tile": ended.max_tile,
             "moves": ended.moves,

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from twenty48.actions import TileMove
 from twenty48.game import Game
-from twenty48.rules import CELLS, Board, Direction
+from twenty48.rules import MAX_SIDE, Board, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import Store, StoreError
 from twenty48.store.backends import sqlite as sqlite_module
@@ -240,7 +240,7 @@ def test_replay_data_of_a_finished_game_rebuilds_it(client: TestClient) -> None:
 
 
 def test_best_score_and_game_list(client: TestClient, store: Store) -> None:
-    assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
+    assert client.get("/api/best").json() == {"variant": "classic", "size": "4x4", "best": 0}
     player = player_of(client, store)
     store.add_game(player, Game.from_board(NEAR_WIN, seed=1))
     state = client.get("/api/game").json()
@@ -392,7 +392,11 @@ def test_best_scores_are_per_variant(client: TestClient, store: Store) -> None:
     move(client, client.get("/api/game").json(), "left")
     merge = client.post("/api/games", json={"variant": "merge"}).json()
     assert merge["best"] == 0
-    assert client.get("/api/best", params={"variant": "merge"}).json() == {"variant": "merge", "best": 0}
+    assert client.get("/api/best", params={"variant": "merge"}).json() == {
+        "variant": "merge",
+        "size": "4x4",
+        "best": 0,
+    }
     assert client.get("/api/best", params={"variant": "classic"}).json()["best"] == 2048
     assert client.post("/api/games").json()["best"] == 2048
     body = assert_error(client.get("/api/best", params={"variant": "hexagonal"}), 422, "invalid_request")
@@ -410,15 +414,17 @@ def test_the_api_names_the_engine_variants(client: TestClient) -> None:
     assert set(schemas["NewGameRequest"]["properties"]["variant"]["enum"]) == set(VARIANTS)
     assert set(schemas["GameState"]["properties"]["variant"]["enum"]) == set(VARIANTS)
     cell = schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]
-    assert (cell["minimum"], cell["maximum"]) == (0, 15)
+    # Any cell of the largest board; a cell past the game's own board is the move's 422.
+    assert (cell["minimum"], cell["maximum"]) == (0, MAX_SIDE * MAX_SIDE - 1)
 
 
 def test_the_replay_schema_describes_the_engines_action_text(client: TestClient) -> None:
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     pattern = re.compile(schemas["ReplayAnswer"]["properties"]["actions"]["items"]["pattern"])
-    written = [str(d) for d in Direction] + [str(TileMove(d, c)) for d in Direction for c in range(CELLS)]
+    cells = MAX_SIDE * MAX_SIDE
+    written = [str(d) for d in Direction] + [str(TileMove(d, c)) for d in Direction for c in range(cells)]
     assert all(pattern.fullmatch(text) for text in written)
-    assert not any(pattern.fullmatch(text) for text in (f"left@{CELLS}", "left@-1", "jump", "left@"))
+    assert not any(pattern.fullmatch(text) for text in (f"left@{cells}", "left@-1", "jump", "left@"))
 
 
 # ---- ownership and bad input -----------------------------------------------------------------------

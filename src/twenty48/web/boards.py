@@ -12,7 +12,14 @@ from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.errors import error_response
 from twenty48.web.history_models import FirstMove, PositionCount, PositionsAnswer, positions_json
-from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ReplayAnswer, VariantName
+from twenty48.web.models import (
+    DEFAULT_SIZE_NAME,
+    DEFAULT_VARIANT,
+    VARIANT_HELP,
+    ReplayAnswer,
+    SizeName,
+    VariantName,
+)
 from twenty48.web.params import Digits
 from twenty48.web.players_models import BoardName, LeaderboardAnswer, PublicGameAnswer
 
@@ -29,14 +36,16 @@ PublicGameId = Annotated[
     summary="A leaderboard page, and the player's own entry",
     description="Ranked games only (never assisted, played through this server's moves, from a "
     "seed nobody chose), of named players who are not hidden, one game per player: score, highest "
-    "first, then who finished first. `all-time`: each player's best game that is over, per variant. "
-    "`daily`: the daily games of `date` (UTC, default today; classic only), a game still being "
+    "first, then who finished first. `all-time`: each player's best game that is over, per variant and "
+    "board size (`size`, 4x4 unless told). `daily`: the daily games of `date` (UTC, default today; 4x4 "
+    "classic only), a game still being "
     "played with its score so far. `me` is the asking player's entry wherever it stands.",
 )
 async def leaderboard(
     me: CallerDep,
     board: Annotated[BoardName, Query(description="daily or all-time")] = "all-time",
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
+    size: Annotated[SizeName, Query()] = DEFAULT_SIZE_NAME,
     date_: Annotated[
         str | None,
         Query(alias="date", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="daily only: YYYY-MM-DD"),
@@ -48,6 +57,10 @@ async def leaderboard(
     if board == "daily":
         if variant != DEFAULT_VARIANT:
             return error_response(422, "invalid_request", "variant: the daily challenge is classic only")
+        if size != DEFAULT_SIZE_NAME:
+            return error_response(
+                422, "invalid_request", f"size: the daily challenge is {DEFAULT_SIZE_NAME} only"
+            )
         if date_ is None:
             date_ = now
         try:
@@ -63,6 +76,7 @@ async def leaderboard(
         me.web.store.leaderboard,
         board,
         variant,
+        size=size,
         date=date_,
         limit=limit,
         offset=offset,

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response, status
 
+from twenty48.rules import BoardSize
 from twenty48.store import Stats, transfer
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
@@ -19,7 +20,14 @@ from twenty48.web.history_models import (
     StatsAnswer,
     positions_json,
 )
-from twenty48.web.models import DEFAULT_VARIANT, VARIANT_HELP, ErrorAnswer, VariantName
+from twenty48.web.models import (
+    DEFAULT_SIZE_NAME,
+    DEFAULT_VARIANT,
+    VARIANT_HELP,
+    ErrorAnswer,
+    SizeName,
+    VariantName,
+)
 from twenty48.web.params import GameId
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
@@ -62,14 +70,16 @@ async def delete_game(me: CallerDep, game_id: GameId) -> Response:
 @router.get(
     "/stats",
     response_model=StatsAnswer,
-    summary="The player's statistics in a variant",
+    summary="The player's statistics in a variant and size",
     description="The figures are over the games that ended: game over, or won (2048 made) and then "
     "left for a new game. A game replaced by a new game before it was over or won is abandoned: "
-    "counted apart (`abandoned_games`), and in the figures only with `abandoned=include`.",
+    "counted apart (`abandoned_games`), and in the figures only with `abandoned=include`. The games of "
+    "one board size (`size`, 4x4 unless told) are counted: a win is the size's win tile.",
 )
 async def stats(
     me: CallerDep,
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
+    size: Annotated[SizeName, Query()] = DEFAULT_SIZE_NAME,
     assisted: Annotated[
         Literal["include", "exclude"],
         Query(description="exclude: only games known to have had no hint, auto-played move or undo"),
@@ -78,11 +88,13 @@ async def stats(
 ) -> Response:
     if me.player == NO_PLAYER:
         # A visitor who has not played yet has no games (and asking stores nothing).
-        return json_answer(StatsAnswer.of(Stats.unfinished(variant), assisted, abandoned))
+        unplayed = Stats.unfinished(variant, size=BoardSize.parse(size))
+        return json_answer(StatsAnswer.of(unplayed, assisted, abandoned))
     found = await me.run(
         me.web.store.stats,
         me.player,
         variant,
+        size=size,
         assisted=assisted == "include",
         abandoned=abandoned == "include",
     )
@@ -99,7 +111,8 @@ async def stats(
         }
     },
     summary='One game as a "twenty48-game/2" file',
-    description='`{"format": "twenty48-game/2", "seed", "variant", "start_board" (prepared games only), '
+    description='`{"format": "twenty48-game/2", "seed", "variant", "size" (a board other than 4x4 only), '
+    '"start_board" (prepared games only), '
     '"start_score" (with start_board, when not 0), "actions", "score", "moves", "max_tile", "finished", '
     '"board" (the final board: it catches a changed action that the score would not), "status" '
     '("ended": game over, or won; "abandoned": left for a new game before either; "playing"), '

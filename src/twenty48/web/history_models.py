@@ -9,7 +9,7 @@ from fastapi import Query
 from pydantic import BaseModel, Field
 
 from twenty48.store import ID_LIMIT, MAX_POSITIONS, Positions, Stats
-from twenty48.web.models import Spawn, VariantName
+from twenty48.web.models import SizeField, Spawn, VariantName
 from twenty48.web.params import Digits
 
 #: The page of positions a request asks for (the player's own game or a public one): from move
@@ -25,7 +25,9 @@ PositionCount = Annotated[int, Query(ge=1, le=MAX_POSITIONS), Digits]
 
 class PositionItem(BaseModel):
     move: int = Field(description="The board is the one after this move; 0 is the start position.")
-    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    board: list[list[int]] = Field(
+        description="R rows of C tile values (the game's size), 0 for an empty cell."
+    )
     score: int
     slides: list[tuple[int, int]] = Field(
         description="What this move did: [from cell, to cell] for every tile before it; empty for move 0."
@@ -71,7 +73,9 @@ class FirstReachItem(BaseModel):
 
 
 class Streak(BaseModel):
-    current: int = Field(description="Counted games in a row, up to the newest, that reached 2048.")
+    current: int = Field(
+        description="Counted games in a row, up to the newest, that reached the win tile (2048 on the 4x4)."
+    )
     best: int = Field(description="The longest such run.")
 
 
@@ -83,25 +87,30 @@ ABANDONED_HELP = (
 
 
 class StatsAnswer(BaseModel):
-    """One variant's figures; those from ``best`` on are over the ``counted`` games (null when
-    there are none): the ended ones, and with ``abandoned=include`` the abandoned ones too."""
+    """One variant's figures on one board size; those from ``best`` on are over the ``counted``
+    games (null when there are none): the ended ones, and with ``abandoned=include`` the abandoned
+    ones too."""
 
     variant: VariantName
+    size: SizeField
     assisted: Literal["include", "exclude"] = Field(
         description="exclude: only games known to have had no hint, auto-played move or undo."
     )
     abandoned: Literal["include", "exclude"] = Field(description=ABANDONED_HELP)
-    games: int = Field(description="Every game in the variant, the one being played included.")
+    games: int = Field(description="Every game in the variant and size, the one being played included.")
     finished: int = Field(description="Games that take no more moves: ended + abandoned_games.")
-    ended: int = Field(description="Games that ended: game over, or won (2048 made) and then left.")
+    ended: int = Field(
+        description="Games that ended: game over, or won (the size's win tile made: 2048 on the 4x4) "
+        "and then left."
+    )
     abandoned_games: int = Field(description="Games replaced by a new game before they were over or won.")
     counted: int = Field(description="The games the figures below are over.")
     best: int | None
     mean: float | None
     median: float | None
     reach: dict[str, float] = Field(
-        description="Tile (128 up to the one above the largest reached) -> fraction of the counted games "
-        "that reached it."
+        description="Tile (128 up to the one above the largest reached, on boards whose win tile is 2048; "
+        "as far below a smaller board's win tile) -> fraction of the counted games that reached it."
     )
     first_reach: dict[str, FirstReachItem] = Field(description="Tile -> move numbers of its first reach.")
     win_rate: float | None
@@ -114,6 +123,7 @@ class StatsAnswer(BaseModel):
     ) -> StatsAnswer:
         return cls(
             variant=cast(VariantName, stats.variant),
+            size=str(stats.size),
             assisted=assisted,
             abandoned=abandoned,
             games=stats.games,

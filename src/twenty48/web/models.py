@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Literal, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from twenty48 import spawns
-from twenty48.rules import CELLS, Board, Direction
+from twenty48.rules import DEFAULT_SIZE, MAX_SIDE, MIN_SIDE, OFFERED_SIZES, Board, BoardSize, Direction
 from twenty48.spawns import JSON_SAFE_SEED_MAX
 from twenty48.store import ID_LIMIT, Daily, GameRecord, GameSummary, MoveOutcome, Replay, Status
 from twenty48.variants import CLASSIC
@@ -27,8 +27,34 @@ SEED_HELP = (
     "a blake2b (ranked) game. Null while the game is ranked and in progress: it would tell every tile "
     "still to come."
 )
-#: A logged move: a direction, or "left@5" for a single-tile move from cell 5 (Merge 2048).
-Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|1[0-5]))?$")]
+#: A logged move: a direction, or "left@5" for a single-tile move from cell 5 (Merge 2048; a cell of
+#: the game's board, 0-35 on the 6x6).
+Action = Annotated[str, Field(pattern=r"^(up|down|left|right)(@([0-9]|[12][0-9]|3[0-5]))?$")]
+#: The size of a request that names none.
+DEFAULT_SIZE_NAME = str(DEFAULT_SIZE)
+SIZE_HELP = (
+    f'The board: R rows by C columns, written "RxC" rows first, R and C each from {MIN_SIDE} to {MAX_SIDE} '
+    f"({DEFAULT_SIZE_NAME}, the official board, by default; the page offers "
+    f"{', '.join(map(str, OFFERED_SIZES))})."
+)
+
+
+def _size_name(value: str) -> str:
+    # BoardSize.parse's refusal names the range; the name is answered as "RxC" whatever its case.
+    return str(BoardSize.parse(value))
+
+
+#: A board size in a request: "RxC" (any case), answered in its canonical form.
+SizeName = Annotated[
+    str,
+    AfterValidator(_size_name),
+    Field(
+        description=SIZE_HELP,
+        json_schema_extra={"pattern": f"^[{MIN_SIDE}-{MAX_SIDE}]x[{MIN_SIDE}-{MAX_SIDE}]$"},
+    ),
+]
+#: A board size in an answer.
+SizeField = Annotated[str, Field(description='The board size, "RxC" rows first: R rows of C cells.')]
 
 
 def _integral(value: object) -> object:
@@ -41,7 +67,7 @@ def _integral(value: object) -> object:
 
 # Integer fields of a request: a JSON integer, or a number whose fraction is zero. The bounds sit
 # inside the annotation so that the schema shows them as minimum and maximum.
-CellNumber = Annotated[int, Field(ge=0, le=CELLS - 1), BeforeValidator(_integral)]
+CellNumber = Annotated[int, Field(ge=0, le=MAX_SIDE * MAX_SIDE - 1), BeforeValidator(_integral)]
 RevisionNumber = Annotated[int, Field(ge=0, le=ID_LIMIT), BeforeValidator(_integral)]
 SeedNumber = Annotated[int, Field(ge=0, le=JSON_SAFE_SEED_MAX), BeforeValidator(_integral)]
 
@@ -56,7 +82,8 @@ class MoveRequest(_Request):
     direction: Direction = Field(strict=False, description="up, down, left or right")
     cell: CellNumber | None = Field(
         default=None,
-        description="Merge 2048 only: move just the tile on this cell (0-15, row-major) toward "
+        description="Merge 2048 only: move just the tile on this cell (row-major: 0-15 on the 4x4, "
+        "0 to R*C - 1 on an RxC board; a cell past the game's board is refused with 422) toward "
         "`direction`; absent or null moves the whole board. A cell on a classic game is refused "
         "with 409 and changes nothing; an empty cell or a tile that cannot move is an illegal move.",
     )
@@ -82,18 +109,20 @@ class NewGameRequest(_Request):
         description="Replay a known game (practice: never ranked); absent: a ranked game from a secret key.",
     )
     variant: VariantName = Field(default=DEFAULT_VARIANT, description=f"The game's rules: {VARIANT_HELP}")
+    size: SizeName = Field(default=DEFAULT_SIZE_NAME, description=f"{SIZE_HELP} Ranked or not, any size.")
     daily: bool = Field(
         default=False,
-        description="Start, or resume, today's daily challenge (UTC): one classic ranked game per player "
-        "and day; once over it is answered as it ended. Takes no seed and no other variant.",
+        description="Start, or resume, today's daily challenge (UTC): one classic 4x4 ranked game per "
+        "player and day; once over it is answered as it ended. Takes no seed, no other variant and no "
+        "other size.",
     )
 
     @model_validator(mode="after")
     def _daily_alone(self) -> NewGameRequest:
         if self.daily and self.seed is not None:
             raise ValueError("the daily challenge has its own seed: leave seed out")
-        if self.daily and self.variant != DEFAULT_VARIANT:
-            raise ValueError(f"the daily challenge is a {DEFAULT_VARIANT} game")
+        if self.daily and (self.variant, self.size) != (DEFAULT_VARIANT, DEFAULT_SIZE_NAME):
+            raise ValueError(f"the daily challenge is a {DEFAULT_VARIANT} {DEFAULT_SIZE_NAME} game")
         return self
 
 
@@ -128,12 +157,19 @@ class GameState(BaseModel):
     daily: str | None = Field(description="The UTC date (YYYY-MM-DD) of the daily challenge this game is.")
     created_at: str = Field(description="When the game began (UTC, ISO 8601); empty before it is stored.")
     variant: VariantName = Field(description=f"The game's rules: {VARIANT_HELP}")
-    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    size: SizeField
+    board: list[list[int]] = Field(
+        description="R rows of C tile values (4 of 4 on the official board), 0 for an empty cell."
+    )
     score: int
-    best: int = Field(description="The player's best score in this game's variant.")
+    best: int = Field(description="The player's best score in this game's variant and size.")
     moves: int = Field(description="Legal moves in the current line of play (undo takes one back).")
     max_tile: int
-    won: bool = Field(description="A merge created 2048 in this game.")
+    won: bool = Field(
+        description="A merge created the size's win tile in this game: 2048 on boards of 16 cells or more "
+        "(docs/rules.md gives the smaller boards')."
+    )
+    win_tile: int = Field(description="The tile whose first creation wins: 2048 on the 4x4.")
     keep_playing: bool = Field(description="The player chose to keep going after the win.")
     over: bool = Field(description="No legal move remains.")
     can_undo: bool
@@ -155,12 +191,14 @@ class GameState(BaseModel):
             daily=record.daily,
             created_at=record.created_at,
             variant=cast(VariantName, record.variant),
+            size=str(record.size),
             board=[list(row) for row in record.board.rows],
             score=record.score,
             best=record.best_score,
             moves=record.moves,
             max_tile=record.max_tile,
             won=record.won,
+            win_tile=record.size.win_tile,
             keep_playing=record.keep_playing,
             over=record.over,
             can_undo=record.can_undo,
@@ -171,7 +209,7 @@ class GameState(BaseModel):
 
 
 class Spawn(BaseModel):
-    cell: int = Field(description="0-15, row-major (4 * row + column).")
+    cell: int = Field(description="Row-major: C * row + column on a board of C columns (0-15 on the 4x4).")
     value: int
 
 
@@ -187,7 +225,7 @@ class MoveAnswer(BaseModel):
     )
     merges: list[int] = Field(description="Cells where a merge created a tile.")
     spawn: Spawn | None = Field(description="The tile that appeared after the move.")
-    won_now: bool = Field(description="This move created the game's first 2048.")
+    won_now: bool = Field(description="This move created the game's first win tile (2048 on the 4x4).")
     over: bool
     state: GameState
 
@@ -211,6 +249,7 @@ class MoveAnswer(BaseModel):
 class GameListItem(BaseModel):
     id: int
     variant: VariantName
+    size: SizeField
     score: int
     moves: int
     max_tile: int
@@ -239,6 +278,7 @@ class GameListItem(BaseModel):
         return cls(
             id=summary.id,
             variant=cast(VariantName, summary.variant),
+            size=str(summary.size),
             score=summary.score,
             moves=summary.moves,
             max_tile=summary.max_tile,
@@ -264,12 +304,14 @@ class GameList(BaseModel):
 
 
 class ReplayStart(BaseModel):
-    board: list[list[int]] = Field(description="4 rows of 4 tile values, 0 for an empty cell.")
+    board: list[list[int]] = Field(
+        description="R rows of C tile values (the game's size), 0 for an empty cell."
+    )
     score: int
 
 
 class ReplayAnswer(BaseModel):
-    """A finished game: ``Game.replay(seed, actions, variant, start)`` rebuilds it exactly."""
+    """A finished game: ``Game.replay(seed, actions, variant, start, size)`` rebuilds it exactly."""
 
     id: int
     seed: int | str = Field(
@@ -277,6 +319,7 @@ class ReplayAnswer(BaseModel):
     )
     spawns: SpawnsName = Field(description="The spawn scheme (twenty48.spawns).")
     variant: VariantName
+    size: SizeField
     actions: list[Action] = Field(
         description='The moves in order: "left", or "left@5" for a single-tile move from cell 5.'
     )
@@ -297,6 +340,7 @@ class ReplayAnswer(BaseModel):
             seed=spawns.seed_json(replay.seed),
             spawns=cast(SpawnsName, spawns.scheme(replay.seed)),
             variant=cast(VariantName, replay.variant),
+            size=str(replay.size),
             actions=[str(a) for a in replay.actions],
             score=replay.score,
             max_tile=replay.max_tile,
@@ -337,7 +381,8 @@ class HintAnswer(BaseModel):
 
 class BestScore(BaseModel):
     variant: VariantName
-    best: int = Field(description="The player's best score in this variant (0 before any game).")
+    size: SizeField
+    best: int = Field(description="The player's best score in this variant and size (0 before any game).")
 
 
 class DailyAnswer(BaseModel):

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from twenty48.names import MAX_LENGTH
 from twenty48.store import GameRecord, Leaderboard, LeaderboardEntry, Profile, TransferCode
-from twenty48.web.models import ErrorAnswer, VariantName
+from twenty48.web.models import ErrorAnswer, SizeField, VariantName
 
 #: The boards of ``GET /api/leaderboard`` (``twenty48.store.LEADERBOARDS``).
 BoardName = Literal["daily", "all-time"]
@@ -98,6 +98,7 @@ class PublicGameAnswer(BaseModel):
     id: int
     name: str = Field(description="The player's display name. Plain text: show it as text, never as HTML.")
     variant: VariantName
+    size: SizeField
     score: int = Field(description="The final score.")
     max_tile: int
     moves: int
@@ -110,6 +111,7 @@ class PublicGameAnswer(BaseModel):
             id=game.id,
             name=name,
             variant=cast(VariantName, game.variant),
+            size=str(game.size),
             score=game.score,
             max_tile=game.max_tile,
             moves=game.moves,
@@ -121,6 +123,7 @@ class PublicGameAnswer(BaseModel):
 class LeaderboardAnswer(BaseModel):
     board: BoardName
     variant: VariantName
+    size: SizeField
     date: str | None = Field(description="The daily board's UTC date; null for the all-time board.")
     entries: list[EntryAnswer]
     me: EntryAnswer | None = Field(
@@ -133,6 +136,7 @@ class LeaderboardAnswer(BaseModel):
             {
                 "board": board.board,
                 "variant": board.variant,
+                "size": str(board.size),
                 "date": board.date,
                 "entries": [EntryAnswer.of(e) for e in board.entries],
                 "me": EntryAnswer.of(board.me) if board.me else None,

@@ -16,8 +16,9 @@ from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError, ref
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.days import seconds_to_midnight, utc_date
-from twenty48.web.errors import TooManyRequestsError
+from twenty48.web.errors import TooManyRequestsError, error_response
 from twenty48.web.models import (
+    DEFAULT_SIZE_NAME,
     DEFAULT_VARIANT,
     VARIANT_HELP,
     ActionRequest,
@@ -33,6 +34,7 @@ from twenty48.web.models import (
     NewGameRequest,
     RankedMove,
     ReplayAnswer,
+    SizeName,
     SortName,
     VariantName,
 )
@@ -96,8 +98,9 @@ async def current_game(me: CallerDep) -> Response:
     description="The new game becomes the current one. While the current game has no move yet it is "
     "replaced where it stands instead of being kept: a game is kept only once it has been played. "
     "Without `seed` the game is ranked (its spawns come from a secret key, withheld until it is "
-    "finished); with one it is practice, never ranked. `daily` starts or resumes today's daily "
-    "challenge. A player may start a limited number of games a minute "
+    "finished); with one it is practice, never ranked. `size` is the board's, 2x2 to 6x6 (4x4 unless "
+    "told), ranked or not; one out of range is 422. `daily` starts or resumes today's daily challenge "
+    "(4x4 classic). A player may start a limited number of games a minute "
     "(`2048 serve --new-games-per-minute`); beyond it the answer is 429 with `Retry-After`.",
 )
 async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Response:
@@ -114,7 +117,12 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
         record = await me.run(me.web.store.daily_game, me.player, me.today())
     else:
         record = await me.run(
-            me.web.store.new_game, me.player, body.seed, body.variant, ranked=body.seed is None
+            me.web.store.new_game,
+            me.player,
+            body.seed,
+            body.variant,
+            size=body.size,
+            ranked=body.seed is None,
         )
     return json_answer(GameState.of(record), status.HTTP_201_CREATED)
 
@@ -192,25 +200,30 @@ async def get_game(me: CallerDep, game_id: GameId) -> Response:
 )
 async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
     store = me.web.store
-    if game_id == PENDING_GAME and me.player == NO_PLAYER:
-        # A move that changes nothing stores nothing; the first one that does stores the game.
-        shown = me.pending()
-        trial = _pending_action(
-            shown, body.revision, lambda g: g.play(make_action(body.direction, body.cell))
+    try:
+        if game_id == PENDING_GAME and me.player == NO_PLAYER:
+            # A move that changes nothing stores nothing; the first one that does stores the game.
+            shown = me.pending()
+            trial = _pending_action(
+                shown, body.revision, lambda g: g.play(make_action(body.direction, body.cell, g.size))
+            )
+            if not trial.changed:
+                return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
+        me, game_id = await me.game_id(game_id)
+        outcome = await me.run(
+            store.move,
+            me.player,
+            game_id,
+            body.direction,
+            cell=body.cell,
+            revision=body.revision,
+            auto=body.auto,
+            today=me.today(),
         )
-        if not trial.changed:
-            return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
-    me, game_id = await me.game_id(game_id)
-    outcome = await me.run(
-        store.move,
-        me.player,
-        game_id,
-        body.direction,
-        cell=body.cell,
-        revision=body.revision,
-        auto=body.auto,
-        today=me.today(),
-    )
+    except ValueError as exc:
+        # The one thing the model cannot check: a cell past the game's own board (0-8 on a 3x3).
+        # The game refused it before anything was written.
+        return error_response(422, "invalid_request", f"body.cell: {exc}")
     return json_answer(MoveAnswer.of(outcome))
 
 
@@ -338,13 +351,13 @@ async def replay(me: CallerDep, game_id: GameId) -> Response:
     return json_answer(ReplayAnswer.of(await me.run(me.web.store.replay, me.player, game_id)))
 
 
-@router.get("/best", response_model=BestScore, summary="The player's best score in a variant")
+@router.get("/best", response_model=BestScore, summary="The player's best score in a variant and size")
 async def best(
     me: CallerDep,
     variant: Annotated[VariantName, Query(description=VARIANT_HELP)] = DEFAULT_VARIANT,
+    size: Annotated[SizeName, Query()] = DEFAULT_SIZE_NAME,
 ) -> Response:
-    if me.player == NO_PLAYER:
-        return json_answer(BestScore(variant=variant, best=0))
-    return json_answer(
-        BestScore(variant=variant, best=await me.run(me.web.store.best_score, me.player, variant))
-    )
+    found = 0
+    if me.player != NO_PLAYER:
+        found = await me.run(me.web.store.best_score, me.player, variant, size)
+    return json_answer(BestScore(variant=variant, size=size, best=found))
