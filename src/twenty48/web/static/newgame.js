@@ -3,7 +3,7 @@
 // modes, a line says what the one selected does.
 
 import { stylesheet } from "./settings-ui.js";
-import { SIZES, sizeName } from "./views/dom.js";
+import { SIZES, sizeName } from "./sizes.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,9 +1,7 @@
-// Building the views' elements, dates and a game's name in the page's words, and the words for a
-// refusal; the board sizes offered (also the new-game dialog's).
+// Building the views' elements (a choice of board size too), dates and a game's name in the page's
+// words, and the words for a refusal.
 
-// The sizes as the server writes them ("3x4": 3 rows of 4), 4x4 the default; and as a player reads them.
-export const SIZES = ["2x4", "3x3", "3x4", "4x4", "5x5", "6x6"];
-export const sizeName = (size) => size.replace("x", "×");
+import { SIZES, sizeName } from "../sizes.js";
 
 // `attrs` become attributes (an empty string for a bare one such as hidden); `text` the content.
 export function element(tag, attrs = {}, text = "") {

@@ -3,7 +3,8 @@
 // history's export and an import.
 
 import { ApiError, call } from "../api.js";
-import { date as when, element, errorText, sizeName } from "./dom.js";
+import { sizeName } from "../sizes.js";
+import { date as when, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const SORTS = ["date", "score", "max_tile"];

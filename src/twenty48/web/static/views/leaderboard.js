@@ -7,7 +7,8 @@
 //   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
-import { SIZES, date, element, errorText, sizeSelect } from "./dom.js";
+import { SIZES } from "../sizes.js";
+import { date, element, errorText, sizeSelect } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const BOARDS = ["daily", "all-time"];

@@ -5,8 +5,9 @@
 // ended) are counted apart, and in the figures only when the player includes them.
 
 import { call } from "../api.js";
+import { SIZES } from "../sizes.js";
 import { barChart, lineChart } from "./chart.js";
-import { SIZES, element, errorText, sizeSelect } from "./dom.js";
+import { element, errorText, sizeSelect } from "./dom.js";
 
 export class StatsView {
   constructor(root, { i18n, hud }) {
