@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -168,8 +169,8 @@ def first_board_times(
     return times, fetched
 
 
-def legal_key(page: Page) -> str | None:
-    rows = page.request.get("/api/game").json()["board"]
+def legal_key(page: Page, url: str) -> str | None:
+    rows = page.request.get(urljoin(url, "/api/game")).json()["board"]
     moves = Board.from_rows(rows).legal_moves()
     return KEYS[moves[0]] if moves else None
 
@@ -184,12 +185,12 @@ def key_latencies(
     page.goto(url)
     page.wait_for_selector("body[data-ready]")
     if size != "4x4":
-        assert page.request.post(f"{url}/api/games", data={"size": size}).ok
+        assert page.request.post(urljoin(url, "/api/games"), data={"size": size}).ok
         page.reload()
         page.wait_for_selector("body[data-ready]")
     done = 0
     while done < presses:
-        key = legal_key(page)
+        key = legal_key(page, url)
         if key is None:  # game over: the overlay's Try again starts the next one
             page.click("#again")
             page.wait_for_function("() => document.querySelector('#moves').textContent === '0'")
