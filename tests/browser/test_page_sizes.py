@@ -63,7 +63,8 @@ def test_every_size_class_fits_the_screen_with_readable_tiles(
 ) -> None:
     rows = BOARDS[size]
     page = pages.open()
-    prepare(page, live_server, rows)
+    # A large board's scores run longer: eight digits still fit the header at 360 px.
+    prepare(page, live_server, rows, score=12_345_678 if size == "6x6" else 0)
     assert board(page) == flat(rows)  # R x C cells with their values, row-major
     assert page.text_content("#mode") == f"Classic · {size.replace('x', chr(0xD7))}"
     for screen in ("1280x800", "360x640"):
@@ -146,13 +147,21 @@ def test_a_new_game_of_another_size_through_the_dialog_and_a_move_on_it(
     expect(page.locator("#board > .cell")).to_have_count(9)
     expect(page.locator("#mode")).to_have_text("Classic · 3\u00d73")
     play_one(page, live_server)
+    # Its replay draws the same 3x3 boards, as the server gives them.
+    played = server_state(page)
+    page.goto(f"/#/replay/{played['id']}/1")
+    page.wait_for_function("() => document.querySelector('#views .view')?.dataset.move === '1'")
+    replayed = page.eval_on_selector_all(
+        "#views .board > .cell", "cells => cells.map((c) => +c.dataset.value)"
+    )
+    assert replayed == flat(played["board"])
+    page.goto("/#/")
     # A new game keeps the size; the dialog opens on it.
     page.click("#mode")
     page.wait_for_selector("#confirm[open]")
     assert page.input_value("#size") == "3x3"
-    played = server_state(page)["id"]
     page.click("#confirm-yes")
-    wait_until(lambda: server_state(page)["id"] != played)
+    wait_until(lambda: server_state(page)["id"] != played["id"])
     assert server_state(page)["size"] == "3x3"
     expect(page.locator("#board > .cell")).to_have_count(9)
 
@@ -167,7 +176,7 @@ def test_history_stats_and_leaderboards_follow_the_size(pages: Pages, live_serve
     expect(page.locator(f"tr[data-game='{game}'] td").nth(2)).to_have_text("5\u00d75")
     page.goto("/#/stats")
     page.select_option("#views [data-part=size]", "5x5")
-    page.wait_for_function("() => /size=5x5/.test(document.querySelector('#views .view').dataset.loaded)")
+    page.wait_for_function("() => /size=5x5/.test(document.querySelector('#views .view')?.dataset.loaded)")
     page.goto("/#/leaderboard/all-time/classic/3x3")
     expect(page.locator("#views [data-part=size]")).to_have_value("3x3")
     with page.expect_request(lambda r: "/api/leaderboard" in r.url and "size=6x6" in r.url):
