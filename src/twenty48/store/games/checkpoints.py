@@ -119,7 +119,9 @@ def positions(db: SQL, game_id: int, origin: Origin, first: int, last: int) -> l
     if first == 0:
         found.append(Position(0, game.board, game.score, (), (), None))
         first = 1
-    for move, action in enumerate(games_sql.actions_between(db, game_id, done, last - 1), start=done + 1):
+    for move, action in enumerate(
+        games_sql.actions_between(db, game_id, done, last - 1, size), start=done + 1
+    ):
         turn = game.play(action)
         if move >= first:
             found.append(Position(move, turn.board, game.score, turn.slides, turn.merges, turn.spawn))

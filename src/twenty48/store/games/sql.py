@@ -194,10 +194,11 @@ def delete_action(db: SQL, game_id: int, ply: int) -> None:
     db.execute("DELETE FROM game_moves WHERE game_id = ? AND ply = ?", (game_id, ply))
 
 
-def actions_between(db: SQL, game_id: int, first_ply: int, last_ply: int) -> list[Action]:
-    """The actions of plies ``first_ply`` .. ``last_ply`` (ply ``k`` is move ``k + 1``)."""
+def actions_between(db: SQL, game_id: int, first_ply: int, last_ply: int, size: BoardSize) -> list[Action]:
+    """The actions of plies ``first_ply`` .. ``last_ply`` (ply ``k`` is move ``k + 1``) of a game
+    of ``size`` (its cells)."""
     return [
-        parse_action(d if cell is None else f"{d}@{cell}")
+        parse_action(d if cell is None else f"{d}@{cell}", size)
         for d, cell in db.execute(
             "SELECT direction, cell FROM game_moves WHERE game_id = ? AND ply BETWEEN ? AND ? ORDER BY ply",
             (game_id, first_ply, last_ply),
