@@ -280,10 +280,10 @@ def test_history_pages_and_shows_assisted_counts(pages: Pages, live_server: Live
         ).json()
     page.reload()  # still at #/history
     loaded(page, "/api/games")
-    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(7)") == "2 undos"
+    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(8)") == "2 undos"
     # What became of each game: the one being played, and those left for a new game after a move.
-    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(6)") == "Playing"
-    assert page.text_content(f"#views tr[data-game='{first[0]}'] td:nth-child(6)") == "Abandoned"
+    assert page.text_content(f"#views tr[data-game='{state['id']}'] td:nth-child(7)") == "Playing"
+    assert page.text_content(f"#views tr[data-game='{first[0]}'] td:nth-child(7)") == "Abandoned"
 
 
 def test_auto_play_moves_say_so(pages: Pages, live_server: LiveServer) -> None:

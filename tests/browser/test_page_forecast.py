@@ -31,12 +31,12 @@ COUNT_GHOSTS = """() => { window.ghosts = 0;
 SLIDING = """() => document.querySelector('#board').classList.contains('sliding')
   && document.querySelectorAll('#fx .ghost').length > 0"""
 # Each sliding copy's animation, as [from cell, to cell] read from its keyframes' translate(x, y)
-# (in units of the frame's width: 3 + 24.25 per column or row), and whether it has started.
+# (in percent of a tile's width: 14.12 + 114.12 per column or row), and whether it has started.
 SLIDES = """() => [...document.querySelectorAll('#fx .ghost')].map((ghost) => {
   const [animation] = ghost.getAnimations();
   const cell = (frame) => {
     const [x, y] = frame.transform.match(/-?[0-9.]+/g).map(Number);
-    return Math.round((y - 3) / 24.25) * 4 + Math.round((x - 3) / 24.25);
+    return Math.round((y - 14.12) / 114.12) * 4 + Math.round((x - 14.12) / 114.12);
   };
   const [from, to] = animation.effect.getKeyframes();
   return [cell(from), cell(to), animation.playState !== 'idle'];

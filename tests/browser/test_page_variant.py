@@ -42,7 +42,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page = pages.open(viewport=PHONE)
     first = server_state(page)
     assert first["variant"] == "classic"  # the default
-    assert page.text_content("#mode") == "Mode: Classic"
+    assert page.text_content("#mode") == "Classic · 4\u00d74"
     # The mode button opens the new-game dialog on the current mode (changing it is the player's
     # explicit choice); nothing played yet, so there is no game to warn about.
     page.click("#mode")
@@ -60,7 +60,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     merge = server_state(page)
     assert first["id"] == 0 and merge["id"] > 0
     assert merge["variant"] == "merge"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Mode: Merge 2048'")
+    page.wait_for_function("document.querySelector('#mode').textContent === 'Merge 2048 · 4\u00d74'")
     assert page.get_attribute("#mode", "data-variant") == "merge"
     assert "moves only that tile" in (page.text_content("#help") or "")
     settled(page, 0)
@@ -88,7 +88,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page.click("#confirm-yes")
     wait_until(lambda: server_state(page)["revision"] != before)  # unplayed: replaced in place
     assert server_state(page)["variant"] == "classic"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Mode: Classic'")
+    page.wait_for_function("document.querySelector('#mode').textContent === 'Classic · 4\u00d74'")
     # Cancelling changes nothing.
     page.click("#mode")
     page.click("#confirm-no")
@@ -99,19 +99,23 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
 def test_the_mode_reads_in_every_language(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open("/?lang=ja")
     prepare(page, live_server, OPEN, variant="merge")
-    assert page.text_content("#mode") == "モード: マージ2048"
+    assert page.text_content("#mode") == "マージ2048 · 4\u00d74"
+    assert (page.get_attribute("#mode", "aria-label") or "").startswith("モード: マージ2048 · 4\u00d74")
     page.click("[data-lang=zh]")
     # Chinese is fetched on this first switch; the links say so once the page speaks it.
     page.wait_for_selector("[data-lang=zh][aria-pressed=true]")
-    assert page.text_content("#mode") == "模式\uff1a合并 2048"  # a full-width colon
+    assert page.text_content("#mode") == "合并 2048 · 4\u00d74"
+    # A full-width colon in the button's name.
+    assert (page.get_attribute("#mode", "aria-label") or "").startswith("模式\uff1a合并 2048 · 4\u00d74")
     page.click("#mode")
     assert page.text_content("#confirm legend") == "模式"
+    assert page.text_content("#confirm .size-choice span") == "棋盘大小"
     # The dialog's own words (newgame.js keeps them) follow the language as well.
     assert (page.text_content("#confirm-title") or "").startswith("开始新游戏")
     assert (page.text_content("#mode-rules") or "").startswith("最大方块越大")  # the merge mode's rules
     page.keyboard.press("Escape")
     page.click("[data-lang=en]")
-    expect(page.locator("#mode")).to_have_attribute("aria-label", "Mode: Merge 2048 — change")
+    expect(page.locator("#mode")).to_have_attribute("aria-label", "Mode: Merge 2048 · 4\u00d74 — change")
     assert page.text_content("#confirm-title") == "Start a new game?"
 
 

@@ -36,7 +36,7 @@ def test_games_are_named_by_date_mode_and_score_in_one_format(pages: Pages, live
     page.goto("/#/history")
     loaded(page, "/api/games")
     row = page.locator(f"tr[data-game='{game.id}'] td")
-    assert [row.nth(0).text_content(), row.nth(2).text_content()] == [began, score]
+    assert [row.nth(0).text_content(), row.nth(3).text_content()] == [began, score]
     page.goto(f"/#/replay/{game.id}/3")
     expect(page.locator("#views h2")).to_have_text(f"Replay: Classic game of {began}, {score} points")
     page.click("[data-part=to-review]")

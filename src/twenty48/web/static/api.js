@@ -44,7 +44,7 @@ const game = (state, action) => `/api/games/${state.id}/${action}`;
 
 export const api = {
   current: () => call("GET", "/api/game"),
-  newGame: (variant) => call("POST", "/api/games", { variant }),
+  newGame: (variant, size) => call("POST", "/api/games", { variant, size }),
   // Today's daily challenge: started, or resumed as it was left.
   daily: () => call("POST", "/api/games", { daily: true }),
   // `cell` (Merge 2048): move only the tile on that cell; undefined leaves it out: the whole board.

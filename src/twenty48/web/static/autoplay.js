@@ -7,9 +7,9 @@ import { ERROR } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
 
 const STRINGS = {
-  en: { hintsBusy: "The solver is busy with other hints; trying again in a moment." },
-  ja: { hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。" },
-  zh: { hintsBusy: "求解器正忙于其他提示，稍后将重试。" },
+  en: { hintIs: "Hint: {d}", hintsBusy: "The solver is busy with other hints; trying again in a moment." },
+  ja: { hintIs: "ヒント: {d}", hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。" },
+  zh: { hintIs: "提示：{d}", hintsBusy: "求解器正忙于其他提示，稍后将重试。" },
 };
 
 // The server's refusals of a hint while its solver is taken (503, and 429 for this player's own).

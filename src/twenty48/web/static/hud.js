@@ -54,7 +54,7 @@ export class Hud {
   scores(state) {
     for (const name of ["score", "best"]) {
       $(name).textContent = this.i18n.number(state[name]);
-      // Seven digits (up to 3,932,100) take a smaller size to fit a 360 px header.
+      // Seven digits and more take a smaller size to fit a 360 px header.
       $(name).classList.toggle("long", state[name] >= 1e6);
     }
     $("moves").textContent = this.i18n.number(state.moves);
@@ -63,14 +63,13 @@ export class Hud {
     $("final").textContent = this.t("finalScore", { n: state.score });
   }
 
-  // The mode button in the header names the variant, the help line explains its swipes. A game keeps
-  // its variant, so this runs when a game is shown or the language changes, not per move.
+  // The mode button names the variant and size, the help line its swipes: per game, not move.
   mode(state) {
     const mode = $("mode");
-    const name = this.t(state.variant);
-    mode.textContent = this.t("modeIs", { m: name });
+    const vars = { m: this.t(state.variant), s: `${state.board.length}×${state.board[0].length}` };
+    mode.textContent = `${vars.m} · ${vars.s}`;
     mode.dataset.variant = state.variant;
-    mode.setAttribute("aria-label", this.t("changeMode", { m: name }));
+    mode.setAttribute("aria-label", this.t("changeMode", vars));
     mode.title = mode.getAttribute("aria-label");
     // What applies to this device: keys where there is a keyboard (a fine pointer), swipes on touch.
     const merge = state.variant === "merge" ? "Merge" : "";
@@ -92,8 +91,8 @@ export class Hud {
   // A state that did not come from a move: a load, undo, new game, or a refused action.
   show(state, fresh) {
     this.view.clearHint();
-    const values = state.board.flat();
-    this.view.draw(values, fresh ? values.flatMap((v, i) => (v ? [i] : [])) : []);
+    const tiles = fresh ? state.board.flat().flatMap((v, i) => (v ? [i] : [])) : [];
+    this.view.draw(state.board, tiles);
     this.scores(state);
     this.mode(state);
     this.sound.gameOver(state.over);

@@ -6,7 +6,7 @@ export default {
   directions: "Direction buttons", up: "Up", down: "Down", left: "Left", right: "Right",
   tile: "{n} tile", empty: "empty cell", win: "You win!", keepGoing: "Keep going", over: "Game over!",
   finalScore: "Final score: {n}", tryAgain: "Try again", cancel: "Cancel",
-  close: "Close", scoreIs: "Score {n}", hintIs: "Hint: {d}", howTo: "How to play", share: "Share",
+  close: "Close", scoreIs: "Score {n}", howTo: "How to play", share: "Share",
   goal: "Join the tiles, get to 2048!",
   helpKeys: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N starts a new game",
   helpKeysMerge: "Arrow keys, WASD or hjkl move · U or Ctrl+Z undoes · N: new game · a drag that starts on a tile moves only that tile",
@@ -14,5 +14,5 @@ export default {
   gbest: "best", ggood: "good", ginaccuracy: "so-so", gmistake: "bad", gblunder: "blunder",
   changed: "This game changed in another tab; showing it as it is now.", refused: "The server refused: {d}",
   gameOverIs: "Game over. Final score {n}",
-  mode: "Mode", classic: "Classic", merge: "Merge 2048", modeIs: "Mode: {m}", changeMode: "Mode: {m} — change",
+  mode: "Mode", classic: "Classic", merge: "Merge 2048", changeMode: "Mode: {m} · {s} — change",
 };

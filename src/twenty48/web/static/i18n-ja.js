@@ -6,7 +6,7 @@ export default {
   directions: "方向ボタン", up: "上", down: "下", left: "左", right: "右",
   tile: "{n}のタイル", empty: "空きマス", win: "クリア！", keepGoing: "続ける", over: "ゲームオーバー",
   finalScore: "最終スコア: {n}", tryAgain: "もう一度", cancel: "キャンセル",
-  close: "閉じる", scoreIs: "スコア {n}", hintIs: "ヒント: {d}", howTo: "遊び方", share: "シェア",
+  close: "閉じる", scoreIs: "スコア {n}", howTo: "遊び方", share: "シェア",
   goal: "タイルを合わせて2048へ！",
   helpKeys: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム",
   helpKeysMerge: "矢印キー・WASD・hjklで移動 · UかCtrl+Zで戻す · Nで新しいゲーム · タイルをドラッグするとそのタイルだけが動く",
@@ -16,5 +16,5 @@ export default {
   changed: "別のタブでゲームが進みました。最新の状態を表示します。", refused: "サーバーが拒否しました: {d}",
   loadFailed: "この部分を読み込めませんでした。接続を確かめて、もう一度お試しください。",
   gameOverIs: "ゲームオーバー。最終スコア {n}",
-  mode: "モード", classic: "クラシック", merge: "マージ2048", modeIs: "モード: {m}", changeMode: "モード: {m}（変更）",
+  mode: "モード", classic: "クラシック", merge: "マージ2048", changeMode: "モード: {m} · {s}（変更）",
 };

@@ -6,7 +6,7 @@ export default {
   directions: "方向按钮", up: "上", down: "下", left: "左", right: "右",
   tile: "{n} 方块", empty: "空格", win: "你赢了！", keepGoing: "继续", over: "游戏结束",
   finalScore: "最终分数：{n}", tryAgain: "再试一次", cancel: "取消",
-  close: "关闭", scoreIs: "分数 {n}", hintIs: "提示：{d}", howTo: "玩法", share: "分享",
+  close: "关闭", scoreIs: "分数 {n}", howTo: "玩法", share: "分享",
   goal: "合并方块，得到 2048！",
   helpKeys: "方向键、WASD 或 hjkl 移动 · U 或 Ctrl+Z 撤销 · N 新游戏",
   helpKeysMerge: "方向键、WASD 或 hjkl 移动 · U 或 Ctrl+Z 撤销 · N 新游戏 · 拖动方块只移动该方块",
@@ -16,5 +16,5 @@ export default {
   changed: "此游戏已在另一个标签页中改变，现显示最新状态。", refused: "服务器拒绝：{d}",
   loadFailed: "无法加载这部分页面；请检查网络连接后重试。",
   gameOverIs: "游戏结束。最终分数 {n}",
-  mode: "模式", classic: "经典", merge: "合并 2048", modeIs: "模式：{m}", changeMode: "模式：{m}（更改）",
+  mode: "模式", classic: "经典", merge: "合并 2048", changeMode: "模式：{m} · {s}（更改）",
 };

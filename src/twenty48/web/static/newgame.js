@@ -1,9 +1,10 @@
-// The new-game dialog. A new game keeps the mode unless the player
-// changes it in the dialog; the dialog asks first only when there is a game to lose. Under the
+// The new-game dialog. A new game keeps the mode and the board's size unless the player
+// changes them in the dialog; the dialog asks first only when there is a game to lose. Under the
 // modes, a line says what the one selected does.
 
 import { DEFAULT_VARIANT, VARIANTS } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
+import { SIZES, sizeName } from "./sizes.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,16 +14,19 @@ const STRINGS = {
     confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
     classicRules: "New tiles are 2s and 4s; every move slides the whole board.",
     mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
+    boardSize: "Board size",
   },
   ja: {
     confirmTitle: "新しいゲームを始めますか？", confirmText: "今のゲームはここで終わり、履歴に残ります。",
     classicRules: "新しいタイルは2か4です。どの操作でも盤面全体が動きます。",
     mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
+    boardSize: "盤面サイズ",
   },
   zh: {
     confirmTitle: "开始新游戏？", confirmText: "当前游戏将在此结束，并保留在历史记录中。",
     classicRules: "新方块是 2 或 4；每次移动都滑动整个棋盘。",
     mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
+    boardSize: "棋盘大小",
   },
 };
 
@@ -35,6 +39,7 @@ const HTML = `
     ${VARIANTS.map((v) => `<label><input type="radio" name="variant" value="${v}"${v === DEFAULT_VARIANT ? " checked" : ""}><span data-i18n="${v}"></span></label>`).join("\n    ")}
     <p class="note" id="mode-rules" data-i18n="${DEFAULT_VARIANT}Rules"></p>
   </fieldset>
+  <label class="size-choice"><span data-i18n="boardSize">Board</span><select id="size" name="size"></select></label>
   <div class="row">
     <button id="confirm-no" class="btn quiet" data-i18n="cancel">Cancel</button>
     <button id="confirm-yes" class="btn" data-i18n="newGame" autofocus>New game</button>
@@ -57,9 +62,15 @@ export async function newGameDialog(queue, auto, i18n) {
     rules.textContent = i18n.t(rules.dataset.i18n);
   };
   for (const radio of radios) radio.addEventListener("change", describe);
+  const sizes = $("size");
+  const offer = (size) => sizes.append(Object.assign(document.createElement("option"), { value: size, textContent: sizeName(size) }));
+  SIZES.forEach(offer);
   i18n.translate(dialog);
-  const ask = (variant = DEFAULT_VARIANT) => {
+  const ask = (variant = DEFAULT_VARIANT, size = "4x4") => {
     for (const radio of radios) radio.checked = radio.value === variant;
+    // A game of a size the page does not offer (one started through the API) keeps it unless changed.
+    if (![...sizes.options].some((option) => option.value === size)) offer(size);
+    sizes.value = size;
     describe();
     $("confirm-text").hidden = !queue.inProgress;
     dialog.returnValue = "";
@@ -68,19 +79,19 @@ export async function newGameDialog(queue, auto, i18n) {
   $("confirm-yes").addEventListener("click", () => dialog.close("yes"));
   $("confirm-no").addEventListener("click", () => dialog.close());
   dialog.addEventListener("close", () => {
-    if (dialog.returnValue === "yes") queue.newGame(dialog.querySelector("[name=variant]:checked").value);
+    if (dialog.returnValue === "yes") queue.newGame(dialog.querySelector("[name=variant]:checked").value, sizes.value);
   });
   return {
     request() {
       auto.set(false);
-      if (queue.inProgress) ask(queue.state.variant);
+      if (queue.inProgress) ask(queue.state.variant, queue.state.size);
       else queue.newGame();
     },
     // The dialog on the current mode, its radio focused, so changing it is a choice the player
     // makes (Enter alone does nothing there).
     mode() {
       auto.set(false);
-      ask(queue.state?.variant);
+      ask(queue.state?.variant, queue.state?.size);
       dialog.querySelector("[name=variant]:checked").focus();
     },
   };

@@ -19,7 +19,7 @@ const SEND = {
   move: (state, action) => api.move(state, action.dir, action.cell, action.auto),
   undo: (state) => api.undo(state),
   keep: (state) => api.keepGoing(state),
-  new: (state, action) => (action.daily ? api.daily() : api.newGame(action.variant)),
+  new: (state, action) => (action.daily ? api.daily() : api.newGame(action.variant, action.size)),
 };
 
 export class ActionQueue extends EventTarget {
@@ -27,7 +27,7 @@ export class ActionQueue extends EventTarget {
     super();
     this.hud = hud;
     this.state = null; // the server's latest answer
-    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant, daily?} | {type: "undo" | "keep"}
+    this.actions = []; // {type: "move", dir, cell?, auto?} | {type: "new", variant, size, daily?} | {type: "undo" | "keep"}
     this.pumping = false;
     this.overlay = null; // "win" holds the queue until the player chooses; "over" ends the game
     this.offline = false;
@@ -55,7 +55,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- what the player does ----
+  // ---- what the player does
 
   // `cell` (Merge 2048 swipes only): move just the tile on that cell.
   move(dir, repeat = false, cell = undefined) {
@@ -79,15 +79,15 @@ export class ActionQueue extends EventTarget {
     return !!this.state?.can_undo || this.actions.some((a) => a.type === "move");
   }
 
-  newGame(variant = this.state?.variant, daily = false) {
+  newGame(variant = this.state?.variant, size = this.state?.size, daily = false) {
     if (this.overlay === "win") this.actions.length = 0; // moves held behind the banner belonged to that game
     this.setOverlay(null);
-    this.enqueue({ type: "new", variant, daily });
+    this.enqueue({ type: "new", variant, size, daily });
   }
 
   // Today's daily challenge (daily.js): the server starts it, or gives it back as it was left.
   daily() {
-    this.newGame(undefined, true);
+    this.newGame(undefined, undefined, true);
   }
 
   keepGoing() {
@@ -102,7 +102,7 @@ export class ActionQueue extends EventTarget {
     this.pump();
   }
 
-  // ---- the queue ----
+  // ---- the queue
 
   enqueue(action) {
     this.hud.clearHint();
@@ -164,7 +164,7 @@ export class ActionQueue extends EventTarget {
     }
   }
 
-  // ---- the server's answers ----
+  // ---- the server's answers
 
   adopt(next, fresh = false) {
     this.state = next;

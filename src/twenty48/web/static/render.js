@@ -3,18 +3,20 @@
 // decides a move; the cells always hold the server's latest board in data-value.
 
 const SLIDE_MS = 100;
-const STEP = 24.25; // slot + gap, in percent of the frame's width (see .tile.ghost in style.css)
 export const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 function tile(value, effect) {
   const el = document.createElement("span");
   el.className = effect ? `tile ${effect}` : "tile";
   el.dataset.v = value;
+  el.style.setProperty("--d", String(value).length); // sizes the text
+  if (value > 99999) el.classList.add("huge");
   el.textContent = value;
   return el;
 }
 
-const at = (cell) => `translate(${3 + (cell % 4) * STEP}cqw, ${3 + Math.floor(cell / 4) * STEP}cqw)`;
+// A tile's place in tile widths: the border, then a slot and a gap a step (--gap).
+const at = (cell, cols) => `translate(${14.12 + (cell % cols) * 114.12}%, ${14.12 + Math.floor(cell / cols) * 114.12}%)`;
 
 export class BoardView {
   constructor(frame, label) {
@@ -22,7 +24,16 @@ export class BoardView {
     this.fx = frame.querySelector("#fx");
     this.hints = document.getElementById("hints");
     this.label = label; // value -> the cell's aria-label
-    this.values = Array(16).fill(0);
+    this.settle = null; // ends the running slide early
+    this.ahead = null; // a slide started from a forecast, waiting for its answer
+    this.shape(4, 4); // till a board comes
+  }
+
+  // R x C empty cells (the frame's --rows, --cols).
+  shape(rows, cols) {
+    if (cols === this.cols && rows * cols === this.values.length) return;
+    Object.assign(this, { cols, values: Array(rows * cols).fill(0) });
+    this.board.parentElement.style.cssText = `--rows:${rows};--cols:${cols}`;
     this.cells = this.values.map(() => {
       const cell = document.createElement("div");
       cell.className = "cell";
@@ -30,20 +41,19 @@ export class BoardView {
       cell.dataset.value = 0;
       return cell;
     });
-    this.board.append(...this.cells);
+    this.board.replaceChildren(...this.cells);
     this.relabel();
-    this.settle = null; // ends the running slide early
-    this.ahead = null; // a slide started from a forecast, waiting for its answer
   }
 
   get busy() {
     return this.settle !== null;
   }
 
-  // Show `values` (16, row-major) at once; `pop` cells appear with the new-tile animation.
-  draw(values, pop = []) {
+  // Show `board` (rows) at once; `pop` cells (row-major) appear with the new-tile animation.
+  draw(board, pop = []) {
     this.finish();
-    this.paint(values, pop, []);
+    this.shape(board.length, board[0].length);
+    this.paint(board.flat(), pop, []);
   }
 
   paint(values, pop, grow) {
@@ -85,7 +95,7 @@ export class BoardView {
     for (const [from, to] of slides) {
       const ghost = tile(before[from], "ghost");
       this.fx.append(ghost);
-      ghost.animate([{ transform: at(from) }, { transform: at(to) }], {
+      ghost.animate([{ transform: at(from, this.cols) }, { transform: at(to, this.cols) }], {
         duration: SLIDE_MS,
         easing: "ease-in-out",
         fill: "forwards",

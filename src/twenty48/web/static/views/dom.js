@@ -1,5 +1,7 @@
-// Building the views' elements, dates and a game's name in the page's words, and the words for a
-// refusal.
+// Building the views' elements (a choice of board size too), dates and a game's name in the page's
+// words, and the words for a refusal.
+
+import { SIZES, sizeName } from "../sizes.js";
 
 // `attrs` become attributes (an empty string for a bare one such as hidden); `text` the content.
 export function element(tag, attrs = {}, text = "") {
@@ -7,6 +9,14 @@ export function element(tag, attrs = {}, text = "") {
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
   if (text !== "") el.textContent = text;
   return el;
+}
+
+// A choice of the board sizes the page offers, `size` chosen.
+export function sizeSelect(size) {
+  const select = element("select", { "data-part": "size" });
+  for (const value of SIZES) select.append(element("option", { value }, sizeName(value)));
+  select.value = size;
+  return select;
 }
 
 // The server's own sentence when it gave one (its errors carry a detail), else the status.

@@ -4,12 +4,13 @@
 
 import { ApiError, call } from "../api.js";
 import { ERROR, SORTS, VARIANTS } from "../facts.js";
+import { sizeName } from "../sizes.js";
 import { date as when, element, errorText } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const FINISHED = ["", "true", "false"];
 // The columns; on a phone each cell carries its column's name (data-label), the header being hidden.
-const COLUMNS = ["started", "mode", "score", "largest", "moves", "statusCol", "assisted"];
+const COLUMNS = ["started", "mode", "sizeCol", "score", "largest", "moves", "statusCol", "assisted"];
 
 function select(part, label, options) {
   const wrap = element("label", { class: "field" });
@@ -118,7 +119,7 @@ export class HistoryView {
     this.cursors[this.page + 1] = answer.next_before;
     this.rows.replaceChildren(...answer.games.map((game) => this.row(game)));
     if (!answer.games.length) {
-      const empty = this.rows.appendChild(element("tr")).appendChild(element("td", { colspan: 8 }, this.t("noGames")));
+      const empty = this.rows.appendChild(element("tr")).appendChild(element("td", { colspan: 9 }, this.t("noGames")));
       empty.className = "empty";
     }
     this.newer.disabled = this.page === 0;
@@ -135,6 +136,7 @@ export class HistoryView {
     const cells = [
       date,
       this.t(game.variant),
+      sizeName(game.size),
       number(game.score),
       String(game.max_tile),
       number(game.moves),

@@ -1,20 +1,25 @@
-// The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant,
-// a page at a time, the player's own row highlighted (and shown below the page when it is off it),
-// each finished game linked to its public replay (today's daily games' once the day is over, which
-// their row says). Names are people's own text: only ever textContent (element() sets nothing else).
-//   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/daily/2026-12-01
+// The leaderboards: today's (or another day's) daily challenge, or the all-time board of a variant
+// and board size, a page at a time, the player's own row highlighted (and shown below the page when
+// it is off it), each finished game linked to its public replay (today's daily games' once the day
+// is over, which their row says). Names are people's own text: only ever textContent (element()
+// sets nothing else).
+//   #/leaderboard   #/leaderboard/all-time/merge   #/leaderboard/all-time/classic/3x3
+//   #/leaderboard/daily/2026-12-01
 
 import { call } from "../api.js";
 import { DEFAULT_VARIANT, LEADERBOARD, VARIANTS } from "../facts.js";
-import { date, element, errorText } from "./dom.js";
+import { SIZES } from "../sizes.js";
+import { date, element, errorText, sizeSelect } from "./dom.js";
 
 const PAGE_SIZE = 20;
 const today = () => new Date().toISOString().slice(0, 10); // the daily boards' days are UTC days
 
+// The daily challenge is a classic 4x4 game.
 export function parseBoard(args) {
-  const [board, second] = args;
-  if (board === LEADERBOARD.DAILY) return { board, variant: DEFAULT_VARIANT, date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
-  return { board: LEADERBOARD.ALL_TIME, variant: VARIANTS.includes(second) ? second : DEFAULT_VARIANT, date: "" };
+  const [board, second, third] = args;
+  if (board === LEADERBOARD.DAILY) return { board, variant: DEFAULT_VARIANT, size: "4x4", date: /^\d{4}-\d{2}-\d{2}$/.test(second ?? "") ? second : "" };
+  const size = SIZES.includes(third) ? third : "4x4";
+  return { board: LEADERBOARD.ALL_TIME, variant: VARIANTS.includes(second) ? second : DEFAULT_VARIANT, size, date: "" };
 }
 
 export class LeaderboardView {
@@ -40,7 +45,7 @@ export class LeaderboardView {
 
   address() {
     if (this.board === LEADERBOARD.DAILY) return `#/leaderboard/daily${this.date ? `/${this.date}` : ""}`;
-    return `#/leaderboard/all-time/${this.variant}`;
+    return `#/leaderboard/all-time/${this.variant}${this.size === "4x4" ? "" : `/${this.size}`}`;
   }
 
   build() {
@@ -59,22 +64,26 @@ export class LeaderboardView {
     const variant = field("variant", t("mode"), element("select"));
     for (const v of VARIANTS) variant.append(element("option", { value: v }, t(v)));
     variant.value = this.variant;
+    const size = field("size", t("boardSize"), sizeSelect(this.size));
     const day = field("date", t("day"), element("input", { type: "date", max: today() }));
     day.value = this.date || today();
-    // The daily challenge is a game of the default variant; the all-time board has no day.
-    variant.closest("label").hidden = this.board === LEADERBOARD.DAILY;
-    day.closest("label").hidden = this.board !== LEADERBOARD.DAILY;
+    // The daily challenge is a 4x4 game of the default variant; the all-time board has no day.
+    const shown = () => {
+      for (const control of [variant, size]) control.closest("label").hidden = this.board === LEADERBOARD.DAILY;
+      day.closest("label").hidden = this.board !== LEADERBOARD.DAILY;
+    };
+    shown();
     const change = () => {
       this.board = board.value;
       this.variant = this.board === LEADERBOARD.DAILY ? DEFAULT_VARIANT : variant.value;
+      this.size = this.board === LEADERBOARD.DAILY ? "4x4" : size.value;
       this.date = this.board === LEADERBOARD.DAILY && day.value && day.value !== today() ? day.value : "";
       this.offset = 0;
-      variant.closest("label").hidden = this.board === LEADERBOARD.DAILY;
-      day.closest("label").hidden = this.board !== LEADERBOARD.DAILY;
+      shown();
       history.replaceState(null, "", this.address());
       this.load();
     };
-    for (const control of [board, variant, day]) control.addEventListener("change", change);
+    for (const control of [board, variant, size, day]) control.addEventListener("change", change);
 
     this.message = element("p", { class: "message", role: "status" });
     this.table = element("table", { class: "board-table" });
@@ -89,6 +98,7 @@ export class LeaderboardView {
   async load() {
     const params = new URLSearchParams({ board: this.board, variant: this.variant, limit: PAGE_SIZE, offset: this.offset });
     if (this.board === LEADERBOARD.DAILY && this.date) params.set("date", this.date);
+    if (this.board === LEADERBOARD.ALL_TIME) params.set("size", this.size);
     let answer;
     try {
       answer = await call("GET", `/api/leaderboard?${params}`);

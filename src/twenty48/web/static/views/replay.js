@@ -16,7 +16,8 @@ const SVG = "http://www.w3.org/2000/svg";
 // Arrow heads from the board's centre (a 100 x 100 box), per direction.
 const HEADS = { up: [50, 18], down: [50, 82], left: [18, 50], right: [82, 50] };
 
-// An empty board and its slide layer: BoardView fills the board with its own 16 cells.
+// An empty board and its slide layer: BoardView fills the board with its cells, as many as the
+// positions have.
 function boardParts(i18n) {
   return {
     board: element("div", { class: "board", role: "group", "aria-label": i18n.t("board") }),
@@ -190,7 +191,7 @@ export class ReplayView {
         spawn: position.spawn,
       });
     } else {
-      this.view.draw(position.board.flat());
+      this.view.draw(position.board);
     }
     this.shown = position;
     this.message.textContent = "";

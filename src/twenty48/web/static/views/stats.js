@@ -1,12 +1,14 @@
-// The statistics of one variant, with or without assisted games, as the server computes them:
-// the figures, tile-reach rates and recent scores as charts (chart.js), first reaches as a table.
+// The statistics of one variant and board size, with or without assisted games, as the server
+// computes them: the figures, tile-reach rates and recent scores as charts (chart.js), first
+// reaches as a table.
 // The figures are over the games that ended; the abandoned ones (left for a new game before they
 // ended) are counted apart, and in the figures only when the player includes them.
 
 import { call } from "../api.js";
 import { DEFAULT_VARIANT, VARIANTS } from "../facts.js";
+import { SIZES } from "../sizes.js";
 import { barChart, lineChart } from "./chart.js";
-import { element, errorText } from "./dom.js";
+import { element, errorText, sizeSelect } from "./dom.js";
 
 export class StatsView {
   constructor(root, { i18n, hud }) {
@@ -14,6 +16,7 @@ export class StatsView {
     this.i18n = i18n;
     this.hud = hud;
     this.variant = DEFAULT_VARIANT;
+    this.size = "4x4";
     this.assisted = "include";
     this.abandoned = "exclude";
   }
@@ -22,8 +25,10 @@ export class StatsView {
     return this.i18n.t(key, vars);
   }
 
-  async open(variant) {
+  // #/stats/merge/5x5: a variant and a size (the last ones chosen, else classic 4x4).
+  async open(variant, size) {
     if (variant) this.variant = variant;
+    if (SIZES.includes(size)) this.size = size;
     this.build();
     await this.load();
   }
@@ -41,7 +46,14 @@ export class StatsView {
       this.load();
     });
     mode.append(element("span", {}, this.t("mode")), variant);
-    controls.append(mode, this.choice("assisted", "assistedGames"), this.choice("abandoned", "abandonedChoice"));
+    const board = element("label", { class: "field" });
+    const size = sizeSelect(this.size);
+    size.addEventListener("change", () => {
+      this.size = size.value;
+      this.load();
+    });
+    board.append(element("span", {}, this.t("boardSize")), size);
+    controls.append(mode, board, this.choice("assisted", "assistedGames"), this.choice("abandoned", "abandonedChoice"));
     this.body = element("div", { class: "stats-body" });
     this.message = element("p", { class: "message", role: "status" });
     this.root.replaceChildren(element("h2", {}, this.t("statistics")), controls, this.message, this.body);
@@ -66,7 +78,7 @@ export class StatsView {
   }
 
   async load() {
-    const asked = `/api/stats?variant=${this.variant}&assisted=${this.assisted}&abandoned=${this.abandoned}`;
+    const asked = `/api/stats?variant=${this.variant}&size=${this.size}&assisted=${this.assisted}&abandoned=${this.abandoned}`;
     this.asked = asked;
     let stats;
     try {

@@ -1,9 +1,9 @@
 // The views beside play, loaded with import() the first time one is opened: the history, the
 // statistics, the replay viewer, the game review and the leaderboards, each reached by an address
 // that can be kept and shared:
-//   #/history   #/stats (#/stats/merge)   #/replay/GAME (#/replay/GAME/MOVE: after move MOVE)
-//   #/review/GAME   #/replay/GAME/MOVE/PLAYED/BEST (a reviewed move: both moves drawn on the board)
-//   #/leaderboard (#/leaderboard/daily/DATE, #/leaderboard/all-time/VARIANT)
+//   #/history   #/stats (#/stats/merge, #/stats/merge/5x5)   #/replay/GAME (#/replay/GAME/MOVE: after
+//   move MOVE)   #/review/GAME   #/replay/GAME/MOVE/PLAYED/BEST (a reviewed move: both moves drawn on
+//   the board)   #/leaderboard (#/leaderboard/daily/DATE, #/leaderboard/all-time/VARIANT(/SIZE))
 //   #/public/GAME (#/public/GAME/MOVE): a leaderboard game's public replay, anyone's
 // While one is shown the play view is hidden and its keys are kept from it.
 
