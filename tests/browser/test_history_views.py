@@ -389,8 +389,9 @@ def test_a_player_below_2048_sees_the_reach_of_each_tile_from_128_up(
     page = pages.open()
     me = player_id(page, live_server)
     for top in (128, 256, 256):
-        corner = Board.from_rows([[top, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
-        live_server.store.add_game(me, Game.from_board(corner, seed=top))
+        # Ended games (no move left): the statistics count them, as they would not abandoned ones.
+        over = Board.from_rows([[top, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4]])
+        live_server.store.add_game(me, Game.from_board(over, seed=top))
     live_server.store.new_game(me)
     page.click("#stats")
     loaded(page, "assisted=include")

@@ -1,9 +1,6 @@
-// The sync engine. What the player does becomes a queue of actions, sent to the server one at a time
-// in the order they were made, each naming the revision it was meant for. The server holds the game
-// and its rules: whether an action is allowed is its call, and a refusal comes back as a typed code
-// with the game as it is now, which is what this queue acts on.
-// Events: "idle" once the queue has been worked through (or is held behind the win banner), "halt"
-// when a banner stops play.
+// The sync engine: actions go to the server one at a time, in order, each naming the revision it was
+// meant for; the server rules on them, and a refusal (a code) brings the game as it is now. Events:
+// "idle" (queue done, or held behind the win banner), "halt" (a banner stops play).
 
 import { api } from "./api.js";
 
