@@ -61,7 +61,7 @@ def test_reading_and_refused_requests_create_no_player(client: TestClient, db: P
     for path in ("/api/best", "/api/games", "/api/games/1", "/api/games/1/replay"):
         client.cookies.clear()
         assert client.get(path).status_code in (200, 404), path
-    assert client.get("/api/best").json() == {"variant": "classic", "best": 0}
+    assert client.get("/api/best").json() == {"variant": "classic", "size": "4x4", "best": 0}
     assert client.get("/api/games").json()["games"] == []
     client.cookies.clear()
     assert client.post("/api/games", json={"variant": "hexagonal"}).status_code == 422
@@ -373,7 +373,7 @@ def test_the_schemas_integer_bounds_are_exact_integers(client: TestClient) -> No
         revision = schemas[model]["properties"]["revision"]
         assert (revision["minimum"], revision["maximum"]) == (0, ID_LIMIT), model
         assert type(revision["maximum"]) is int
-    assert schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]["maximum"] == 15
+    assert schemas["MoveRequest"]["properties"]["cell"]["anyOf"][0]["maximum"] == 35  # the 6x6's last cell
     assert schemas["NewGameRequest"]["properties"]["seed"]["anyOf"][0]["maximum"] == JSON_SAFE_SEED_MAX
 
 

@@ -78,6 +78,27 @@ def _fallback(value: str, variable: str) -> str:
 
 
 @functools.cache
+def _selectors(selector: str) -> list[str]:
+    """A selector list's selectors: split at its commas, not at those inside ``:is(...)``."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(selector):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(selector[start:i].strip())
+            start = i + 1
+    return [*parts, selector[start:].strip()]
+
+
+def _tile_values(selector: str) -> list[int]:
+    """The tile values a selector styles: ``.tile[data-v="8"]``, ``.tile:is([data-v="8"], ...)``, or
+    ``.tile.huge`` (the page's class for six digits and more: 131072)."""
+    if re.search(r"\.tile\.huge\b", selector):
+        return [v for v in TILE_VALUES if v > 99999]
+    if _TILE.search(selector) or re.search(r"\.tile:is\(", selector):
+        return [int(v) for v in re.findall(r'data-v="(\d+)"', selector)]
+    return []
+
+
 def _page_colours() -> tuple[str, dict[int, tuple[str, str]], dict[int, str]]:
     """The stylesheet's empty-cell background (light theme), tile value -> (background, text) of the
     default look, and tile value -> text under high contrast (``.hc``)."""
@@ -98,9 +119,8 @@ def _page_colours() -> tuple[str, dict[int, tuple[str, str]], dict[int, str]]:
         if selector == ".hc .tile":
             contrast.update(dict.fromkeys(TILE_VALUES, _hex(declarations["--fg"])))
             continue
-        for part in selector.split(","):
-            part = part.strip()
-            for value in map(int, _TILE.findall(part)):
+        for part in _selectors(selector):
+            for value in _tile_values(part):
                 if part.startswith(".hc "):
                     assert set(declarations) == {"--fg"}, f"high contrast changes only the digits: {part}"
                     contrast[value] = _hex(declarations["--fg"])
@@ -109,6 +129,9 @@ def _page_colours() -> tuple[str, dict[int, tuple[str, str]], dict[int, str]]:
                     tiles[value]["background"] = _hex(declarations["--tb"])
                 if "--fg" in declarations:
                     tiles[value]["text"] = _hex(declarations["--fg"])
+                    if ".huge" in part:
+                        # As specific as `.hc .tile` and after it: its digits hold under .hc too.
+                        contrast[value] = _hex(declarations["--fg"])
     assert next(d for s, d in rules if s == ".cell")["background"] == "var(--slot)"
     page = {v: (t["background"], t["text"]) for v, t in tiles.items()}
     return _light(variables["--slot"]), page, {v: contrast.get(v, page[v][1]) for v in TILE_VALUES}
