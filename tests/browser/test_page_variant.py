@@ -46,7 +46,8 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     # The mode button opens the new-game dialog on the current mode (changing it is the player's
     # explicit choice); nothing played yet, so there is no game to warn about.
     page.click("#mode")
-    assert page.is_visible("#confirm") and page.is_hidden("#confirm-text")
+    page.wait_for_selector("#confirm", state="visible")  # the dialog's module loads on first use
+    assert page.is_hidden("#confirm-text")
     assert page.is_checked("#confirm [value=classic]")
     # The line under the modes describes the one selected, not always Merge 2048.
     assert page.text_content("#mode-rules") == "New tiles are 2s and 4s; every move slides the whole board."
