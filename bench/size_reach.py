@@ -47,7 +47,9 @@ def measured(size: str, games: int) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=100)
     every = [f"{short}x{long}" for short, long in SMALL_WIN_TILES]
     parser.add_argument("--sizes", nargs="+", default=every, help="RxC sizes under 16 cells (default: all)")

@@ -195,7 +195,7 @@ def test_whole_small_games_are_played_to_their_end():
     again = play_game(5, depth=1, size=size)
     assert (again.score, again.moves, again.max_tile) == (played.score, played.moves, played.max_tile)
     summary = summarize([played], size)
-    assert summary["size"] == "2x3" and set(summary["reach"]) == {"16", "32", "64", "128"}
+    assert summary["size"] == "2x3" and set(summary["reach"]) == {"8", "16", "32", "64", "128"}
     reach = summary["reach"]["16"]
     assert 0 <= reach["low"] <= reach["rate"] <= reach["high"] <= 1
 

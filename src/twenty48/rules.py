@@ -38,9 +38,9 @@ WIN_2048_CELLS = 16
 #: sizes", gives the measured rates). 2048 is out of reach on most of them.
 SMALL_WIN_TILES: dict[tuple[int, int], int] = {
     (2, 2): 16,
-    (2, 3): 64,
-    (2, 4): 256,
-    (2, 5): 512,
+    (2, 3): 32,
+    (2, 4): 128,
+    (2, 5): 256,
     (2, 6): 1024,
     (3, 3): 256,
     (3, 4): 1024,
