@@ -293,11 +293,11 @@ def test_export_writes_through_links_and_into_devices_without_replacing_them(
 def test_import_reads_only_a_regular_file_of_bounded_size(
     db: Path, tmp_path: Path, capsys, monkeypatch
 ) -> None:
-    from twenty48.commands import import_games
+    from twenty48.commands import files
 
     for path in ("/dev/zero", str(tmp_path)):
         assert "is not a regular file" in refused(capsys, "import", path, "--db", str(db))
-    monkeypatch.setattr(import_games, "MAX_FILE_BYTES", 1 << 20)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1 << 20)
     big = tmp_path / "big.json"
     with big.open("wb") as file:
         file.truncate((1 << 20) + 1)

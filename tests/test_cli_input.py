@@ -88,7 +88,7 @@ def test_import_refuses_a_web_address_by_name(capsys, tmp_path: Path) -> None:
 
 
 def test_import_dash_reads_standard_input_bounded_as_files_are(capsys, tmp_path: Path, monkeypatch) -> None:
-    from twenty48.commands import import_games
+    from twenty48.commands import files
 
     game = Game.new(3)
     for _ in range(5):
@@ -98,11 +98,11 @@ def test_import_dash_reads_standard_input_bounded_as_files_are(capsys, tmp_path:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     assert main(["import", "-", "--db", str(db)]) == 0
     assert "imported 1, skipped 0" in capsys.readouterr().out
-    monkeypatch.setattr(import_games, "MAX_FILE_BYTES", len(text) - 1)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", len(text) - 1)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     assert "standard input is over 0 MiB" in refused(capsys, ["import", "-", "--db", str(db)])
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"not json")))
-    monkeypatch.setattr(import_games, "MAX_FILE_BYTES", 1 << 20)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1 << 20)
     assert "standard input is not valid JSON" in refused(capsys, ["import", "-", "--db", str(db)])
 
 

@@ -98,7 +98,7 @@ def test_bench_reports_the_reach_rates_of_its_size(capsys, tmp_path):
     code, printed, _ = run(capsys, *args)
     summary = json.loads(printed)
     assert code == 0 and summary["size"] == "2x3" and summary["games"] == 2
-    assert list(summary["reach"]) == ["16", "32", "64", "128"]
+    assert list(summary["reach"]) == ["8", "16", "32", "64", "128"]
     assert all(json.loads(line)["size"] == "2x3" for line in out.read_text().splitlines())
     code, _, err = run(capsys, "bench", "--games", "3", "--depth", "1", "--out", str(out), "--resume")
     assert code == 2 and "on 2x3 (solver version" in err and err.count("\n") == 1

@@ -21,10 +21,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from twenty48.commands.hint import add_setting_arguments, solver_time_limit
+from twenty48.commands.game_arguments import parse_seed, parse_size
 from twenty48.commands.messages import fail
 from twenty48.commands.numbers import bounded_int
-from twenty48.commands.replay import parse_seed, parse_size
+from twenty48.commands.solver_arguments import add_setting_arguments, solver_time_limit
 from twenty48.rules import DEFAULT_SIZE, BoardSize
 from twenty48.spawns import SEED_LIMIT
 from twenty48.wording import count

@@ -7,44 +7,13 @@ import json
 from typing import TYPE_CHECKING
 
 from twenty48.commands.messages import fail
-from twenty48.commands.numbers import bounded_int
+from twenty48.commands.solver_arguments import add_setting_arguments, solver_time_limit
 from twenty48.rules import Board, unreachable
 
 if TYPE_CHECKING:
     from twenty48.ai import Analysis
 
 HELP = "Rank the moves of a position with the built-in solver (best first)."
-
-#: The accepted ranges of the solver settings. Depth 12 already takes minutes a move on a crowded
-#: board (each depth multiplies the work); beyond these a run would not end in any useful time.
-MAX_DEPTH = 12
-MAX_NODES = 1_000_000_000
-MAX_TIME_MS = 60_000
-
-
-def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--depth``, ``--time-ms`` or ``--nodes``; none means the solver's adaptive default."""
-    setting = parser.add_mutually_exclusive_group()
-    setting.add_argument(
-        "--depth",
-        type=bounded_int(1, MAX_DEPTH),
-        help=f"fixed search depth, 1-{MAX_DEPTH} (default: adaptive to the position)",
-    )
-    setting.add_argument(
-        "--time-ms",
-        type=bounded_int(1, MAX_TIME_MS),
-        help=f"time budget per move in milliseconds, 1-{MAX_TIME_MS:,} (iterative deepening)",
-    )
-    setting.add_argument(
-        "--nodes",
-        type=bounded_int(1, MAX_NODES),
-        help=f"chance nodes per move, 1-{MAX_NODES:,} (iterative deepening; the same answer on any machine)",
-    )
-
-
-def solver_time_limit(args: argparse.Namespace) -> float | None:
-    """``--time-ms`` in seconds, the unit the solver takes; None without a time budget."""
-    return args.time_ms / 1000 if args.time_ms else None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

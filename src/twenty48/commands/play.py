@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from twenty48.commands.database import add_db_argument
+from twenty48.commands.game_arguments import parse_seed, parse_size
 from twenty48.commands.messages import fail
-from twenty48.commands.replay import parse_seed, parse_size
 from twenty48.variants import VARIANTS
 from twenty48.wording import count
 

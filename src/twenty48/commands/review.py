@@ -15,9 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from twenty48.commands.database import add_db_argument
-from twenty48.commands.import_games import read_json
+from twenty48.commands.files import read_json
+from twenty48.commands.game_arguments import check_actions, parse_actions, parse_seed, parse_size
 from twenty48.commands.messages import fail
-from twenty48.commands.replay import check_actions, parse_actions, parse_seed, parse_size, replay
+from twenty48.commands.replay import replay
 from twenty48.commands.storage import RefusedError, parse_game_id, with_store
 from twenty48.game import Game
 from twenty48.rules import DEFAULT_SIZE
