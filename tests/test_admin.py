@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from test_boards import finish, named
+from test_leaderboards import finish, named
 from twenty48.cli import main
 from twenty48.store import open_store
 

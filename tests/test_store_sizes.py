@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from test_boards import PREFERENCE, finish, named, older_database
+from test_leaderboards import PREFERENCE, finish, named, older_database
 from twenty48.game import Game, TileMove
 from twenty48.rules import DEFAULT_SIZE, Board, BoardSize, Direction
 from twenty48.store import PlayerNotFoundError, Store, open_store, transfer

@@ -24,7 +24,7 @@ from pagetools import (
     server_state,
 )
 from playwright.sync_api import Page, Request, Route
-from test_boards_views import finished_ranked_game
+from test_leaderboards_views import finished_ranked_game
 
 from twenty48.game import Game
 from twenty48.rules import Board

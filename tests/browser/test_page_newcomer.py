@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pagetools import LiveServer, Pages, game_over, player_id, ready
 from playwright.sync_api import expect
-from test_boards_views import finished_ranked_game, unique
+from test_leaderboards_views import finished_ranked_game, unique
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from pagetools import LiveServer, Pages, game_over, hold_first, player_id, wait_held
 from playwright.sync_api import Page, expect
-from test_boards_views import finished_ranked_game, unique
 from test_history_views import loaded, long_game
+from test_leaderboards_views import finished_ranked_game, unique
 from test_review_view import NO_REVIEW_YET
 
 pytestmark = pytest.mark.browser

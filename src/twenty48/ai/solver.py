@@ -66,7 +66,7 @@ PARALLEL_NODES = 20_000
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """A ranked position: each legal move's expected heuristic value, best first."""
+    """A position analysed: each legal move's expected heuristic value, in the solver's order (best first)."""
 
     values: dict[Direction, float]
     #: The depth the values come from (0 when there is no legal move).
@@ -134,8 +134,8 @@ def analyse(
         else:
             deadline = None if time_limit is None else start + time_limit
             values, reached = _deepen(tasks, depth or MAX_DEPTH, kernel, deadline=deadline, node_budget=nodes)
-    ranked = dict(sorted(values.items(), key=lambda item: -item[1]))
-    return Analysis(ranked, reached, sum(task.nodes for task in tasks), time.perf_counter() - start)
+    ordered = dict(sorted(values.items(), key=lambda item: -item[1]))
+    return Analysis(ordered, reached, sum(task.nodes for task in tasks), time.perf_counter() - start)
 
 
 def rank_moves(

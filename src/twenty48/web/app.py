@@ -19,7 +19,7 @@ from starlette.types import ASGIApp
 from twenty48 import __version__
 from twenty48.checks import plain_digits
 from twenty48.store import ID_LIMIT, Store, StoreError
-from twenty48.web import boards, errors, history, imports, players, reviews, routes
+from twenty48.web import errors, history, imports, leaderboards, players, reviews, routes
 from twenty48.web.context import WebContext
 from twenty48.web.guard import Guard
 from twenty48.web.limits import Limits
@@ -106,7 +106,7 @@ def create_app(
     app.include_router(history.router)
     app.include_router(imports.router)
     app.include_router(players.router)
-    app.include_router(boards.router)
+    app.include_router(leaderboards.router)
     app.include_router(reviews.router)
     app.mount("/static", StaticFiles(directory=static), name="static")
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_ASSETS), name="docs-assets")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_boards import finish
+from test_leaderboards import finish
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store, transfer
