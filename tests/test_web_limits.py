@@ -179,8 +179,12 @@ def test_new_players_are_bounded_per_address(store: Store, db: Path, caplog) -> 
         school.cookies.clear()
         state = school.get("/api/game").json()  # reading needs no player: still answered
         with caplog.at_level(logging.WARNING, logger="twenty48.web"):
-            refused = school.post(
-                "/api/games/0/move", json={"direction": "left", "revision": state["revision"]}
+            refused = school.post(  # a direction that moves: a move that changes nothing stores nothing
+                "/api/games/0/move",
+                json={
+                    "direction": Board.from_rows(state["board"]).legal_moves()[0].value,
+                    "revision": state["revision"],
+                },
             )
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_new_players"
         assert "3 new players an hour" in refused.json()["detail"]
