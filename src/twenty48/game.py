@@ -308,27 +308,10 @@ class Game:
 
     def play(self, action: Action) -> Turn:
         """Play a logged action: a ``Direction`` or a ``TileMove``."""
-        if isinstance(action, TileMove):
-            if not self._variant.tile_moves:
-                raise NoTileMovesError.of(self._variant)
-            direction, cell = action
-            result = self._board.move_tile(cell, direction)
-        else:
-            direction, cell = Direction(action), None
-            result = self._board.move(direction)
+        direction, cell = self._parts(action)
+        result = self._board.move(direction) if cell is None else self._board.move_tile(cell, direction)
         if not result.changed:
-            return Turn(
-                direction=direction,
-                cell=cell,
-                changed=False,
-                score=0,
-                slides=result.slides,
-                merges=(),
-                spawn=None,
-                won_now=False,
-                over=self._over,
-                board=self._board,
-            )
+            return self.unchanged_turn(action)
         self._undo.append(Snapshot(self._board, self._score, self._won, self._keep_playing))
         spawn = self._variant.spawn(self._seed, spawns.STARTING_TILES + len(self._actions), result.board)
         self._board = result.board.with_tile(*spawn)
@@ -354,13 +337,43 @@ class Game:
             board=self._board,
         )
 
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` would change the board, asked without playing it: a caller that must
+        store nothing for an illegal move (a pending game) decides here, and ``play`` then runs once."""
+        direction, cell = self._parts(action)
+        if cell is None:
+            return self._board.can_move(direction)
+        return self._board.move_tile(cell, direction).changed
+
+    def unchanged_turn(self, action: Action) -> Turn:
+        """The ``Turn`` of an illegal ``action``, the one ``play`` answers for it: nothing moved,
+        every tile stays on its cell."""
+        direction, cell = self._parts(action)
+        return Turn(
+            direction=direction,
+            cell=cell,
+            changed=False,
+            score=0,
+            slides=tuple((i, i) for i, value in enumerate(self._board.cells) if value),
+            merges=(),
+            spawn=None,
+            won_now=False,
+            over=self._over,
+            board=self._board,
+        )
+
+    def _parts(self, action: Action) -> tuple[Direction, int | None]:
+        """The direction and the cell (None: the whole board) of an action this game may play."""
+        if isinstance(action, TileMove):
+            if not self._variant.tile_moves:
+                raise NoTileMovesError.of(self._variant)
+            return action.direction, action.cell
+        return Direction(action), None
+
     def undo(self) -> None:
         """Take back the last legal move. Raises ``GameOverError`` once the game is over and
         ``NothingToUndoError`` when the history is empty; either way nothing changes."""
-        if self._over:
-            raise GameOverError("the game is over: undo is disabled once no move remains")
-        if not self._undo:
-            raise NothingToUndoError("there is no move to undo")
+        self.check_undo()
         snapshot = self._undo.pop()
         self._board = snapshot.board
         self._score = snapshot.score
@@ -369,11 +382,33 @@ class Game:
         self._actions.pop()
         self._over = self._board.is_over()
 
+    def check_undo(self) -> None:
+        """Raise what ``undo`` would raise here, changing nothing (a refusal decided without a copy)."""
+        if self._over:
+            raise GameOverError("the game is over: undo is disabled once no move remains")
+        if not self._undo:
+            raise NothingToUndoError("there is no move to undo")
+
     def keep_going(self) -> None:
         """Dismiss the win banner and play on toward 4096 and beyond."""
+        self.check_keep_going()
+        self._keep_playing = True
+
+    def check_keep_going(self) -> None:
+        """Raise what ``keep_going`` would raise here, changing nothing."""
         if not self._won:
             raise NotWonError("the game has not been won, there is nothing to keep going from")
-        self._keep_playing = True
+
+    def copy(self) -> Game:
+        """An exact copy (undo history and action log included) that changes apart from this game.
+        Cheap: the board, snapshots, seed and variant are immutable and shared; only the two lists
+        are copied, with nothing checked again (``from_dict`` would re-check every field)."""
+        twin = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._actions = list(self._actions)
+        twin._undo = deque(self._undo, maxlen=UNDO_LIMIT)
+        return twin
 
     # ---- serialisation ------------------------------------------------------------------
 
