@@ -23,6 +23,7 @@ API (every game operation is scoped to a player: another player's game is ``Game
     outcome = store.move(player.id, game_id, "left", cell=5, revision=...)  # merge: the tile on cell 5
     outcome.turn                              # twenty48.game.Turn: changed, score, slides, merges, spawn...
     outcome.game                              # GameRecord after the move (revision bumped if changed)
+    store.move(player.id, game_id, "up", game_copy=True).game_copy  # + the played Game, the caller's own
     record = store.undo(player.id, game_id, revision=...)
     record = store.keep_going(player.id, game_id, revision=...)
     store.best_score(player.id, "classic")    # best score the player reached in that variant (4x4)
@@ -51,7 +52,8 @@ API (every game operation is scoped to a player: another player's game is ``Game
     record = store.new_game(player.id, ranked=True)     # ranked: keyed spawns, seed None until finished
     record = store.daily_game(player.id, "2026-12-01")  # start or resume that UTC day's daily challenge
     store.daily(player.id, "2026-12-01")      # Daily(date, game_id, rank and score on the day's leaderboard)
-    record = store.adopt_pending(player.id, game)  # a new visitor's first game
+    record = store.adopt_pending(player.id, game)  # a new visitor's first game, stored as it is
+    outcome = store.move_pending(player.id, game, "left", revision=0)  # ... or by its first move
     store.server_secret("daily")              # 32 random bytes, made once, kept in the database
     store.request_review(player.id, game_id, setting)  # a game review's job, or the stored review
     store.review_status(player.id, game_id, setting)   # its state, progress and review (reviews)
@@ -61,13 +63,16 @@ API (every game operation is scoped to a player: another player's game is ``Game
 
 Guarantees:
 
-- **One transaction per accepted action.** ``move``, ``undo`` and ``keep_going`` load, apply and write
-  inside one write transaction that holds the player's write lock from its start (SQLite:
+- **One transaction per accepted action.** ``move``, ``undo`` and ``keep_going`` load, apply and
+  write inside one write transaction that holds the player's write lock from its start (SQLite:
   ``BEGIN IMMEDIATE``, the whole file's; PostgreSQL: the player's row, ``SELECT ... FOR UPDATE``),
   and return only after ``COMMIT`` is durable (SQLite: WAL mode, ``synchronous=FULL``; PostgreSQL:
   ``synchronous_commit=on``), so whatever a caller acknowledges survives a crash, of the process or
   of the machine, and a player's actions take turns across every process. An illegal move (the
-  board does not change) writes nothing.
+  board does not change) writes nothing. The action is applied there once: the front ends call the
+  store through ``twenty48.play_service`` and take its answer (``move_pending`` stores a new
+  visitor's game and plays its first move in one transaction; ``game_copy=True`` hands back the
+  played game) instead of playing the action themselves too.
 - **Group commit** (SQLite). ``Store.open(path, group_commit=True)`` keeps one transaction per action but
   shares the disk flush: commits reach the operating system at once (surviving a crash of the
   process) and ``store.flush()`` makes all of them durable with one ``fsync`` of the write-ahead log.

@@ -1,11 +1,12 @@
-"""What the store hands out: immutable snapshots, safe to pass to other threads."""
+"""What the store hands out: immutable snapshots, safe to pass to other threads (and, when asked
+for, a ``Game`` that is the caller's own copy)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-from twenty48.game import Action, Start, Turn
+from twenty48.game import Action, Game, Start, Turn
 from twenty48.rules import DEFAULT_SIZE, Board, BoardSize
 from twenty48.spawns import Seed
 
@@ -106,6 +107,10 @@ class GameRecord:
 class MoveOutcome:
     turn: Turn
     game: GameRecord
+    #: The game after the move, a copy that is the caller's own: only when asked for
+    #: (``Store.move(..., game_copy=True)``), for a front end that keeps playing the game it
+    #: shows (the terminal's) without playing the move a second time.
+    game_copy: Game | None = None
 
 
 @dataclass(frozen=True, slots=True)

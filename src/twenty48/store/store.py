@@ -234,6 +234,7 @@ class Store:
         revision: int | None = None,
         auto: bool = False,
         today: str | None = None,
+        game_copy: bool = False,
     ) -> MoveOutcome:
         """Play ``direction``, or with ``cell`` (Merge 2048 only) move just the tile on that cell;
         a legal move is committed before this returns, an illegal one writes nothing. Raises
@@ -243,9 +244,18 @@ class Store:
         ``note_hint(..., auto=True)`` counted it already at this position). ``today``: the UTC
         date, which the server passes (the terminal plays no daily game): a daily game of an
         earlier day is played on unranked, its day's leaderboard keeping it as the day left it
-        (``twenty48.store.ranking``); the same for every action below."""
+        (``twenty48.store.ranking``); the same for every action below. ``game_copy``: the outcome
+        also carries the game after the move as the caller's own copy (``MoveOutcome.game_copy``),
+        taken from the game the store played, so that a caller showing the game plays nothing again."""
         return self._games.move(
-            player_id, game_id, direction, cell=cell, revision=revision, auto=auto, today=today
+            player_id,
+            game_id,
+            direction,
+            cell=cell,
+            revision=revision,
+            auto=auto,
+            today=today,
+            game_copy=game_copy,
         )
 
     def undo(
@@ -407,6 +417,29 @@ class Store:
         choosing a name first) gets it stored now as their current, ranked game. Never later: the
         key of a first game that was played and shown must not start a second one."""
         return self._ranking.adopt_pending(player_id, game)
+
+    def move_pending(
+        self,
+        player_id: int,
+        game: Game,
+        direction: Direction | str,
+        *,
+        cell: int | None = None,
+        revision: int | None = None,
+        auto: bool = False,
+        today: str | None = None,
+    ) -> MoveOutcome:
+        """A move on the visitor's first game ``game`` (as ``adopt_pending``), in one transaction:
+        the game is found or stored as ``adopt_pending`` does, then the move is played on the
+        stored copy as ``move`` plays it (``game`` itself is not changed), and answered as ``move``
+        answers, an illegal move included. A move refused (``GameConflictError``: a stale revision,
+        a single-tile move on a classic game) leaves the game stored, as ``adopt_pending`` would,
+        and the error carries it; any other error stores nothing. The caller decides beforehand
+        whether an illegal first move should store the game at all (the server's pending game: it
+        should not, see ``twenty48.play_service``)."""
+        return self._ranking.move_pending(
+            player_id, game, direction, cell=cell, revision=revision, auto=auto, today=today
+        )
 
     def find_pending(self, player_id: int, game: Game) -> int | None:
         """The id of the stored game that the pending ``game`` became (as ``adopt_pending``), or

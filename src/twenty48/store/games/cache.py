@@ -30,5 +30,8 @@ class GameCache:
         while len(self._games) > CACHE_SIZE:
             self._games.popitem(last=False)
 
+    def forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
     def clear(self) -> None:
         self._games.clear()

@@ -13,10 +13,12 @@ from __future__ import annotations
 from twenty48 import spawns
 from twenty48.game import Game, make_action
 from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction, SizeLike
+from twenty48.store.database import Connection
 from twenty48.store.errors import GameInProgressError, StoreUnreadableError
 from twenty48.store.games import checkpoints, codec
 from twenty48.store.games import sql as games_sql
 from twenty48.store.games.rows import GameRows, log_actions, owned
+from twenty48.store.games.sql import GameRow
 from twenty48.store.records import DamagedGame, GameRecord, MoveOutcome, Positions, Replay
 from twenty48.variants import CLASSIC, get_variant
 
@@ -101,24 +103,43 @@ class Games:
         revision: int | None,
         auto: bool,
         today: str | None,
+        game_copy: bool,
     ) -> MoveOutcome:
         make_action(direction)  # an unknown direction is refused before the game is read
         rows = self._rows
         with rows.write() as db:
             row, game = rows.load_for_action(db, player_id, game_id, revision)
-            # A cell is one of the game's board: 0-15 on the 4x4, 0-35 on the 6x6.
-            action = make_action(direction, cell, game.size)
-            max_before = game.board.max_tile
-            with rows.refusals(db, row, game):
-                turn = game.play(action)
-            if turn.changed:
-                log_actions(db, row.id, game, game.moves - 1)
-                checkpoints.note_move(db, row.id, max_before, game)
-                row = rows.close_day(db, row, today)
-                if auto and games_sql.hint_revision(db, row.id, auto=True) != row.revision:
-                    row = rows.assisted(db, row, auto_moves=1)
-                row = rows.save(db, row, game)
-            return MoveOutcome(turn, rows.as_record(db, row, game))
+            return self.play(db, row, game, direction, cell, auto=auto, today=today, game_copy=game_copy)
+
+    def play(
+        self,
+        db: Connection,
+        row: GameRow,
+        game: Game,
+        direction: Direction | str,
+        cell: int | None,
+        *,
+        auto: bool,
+        today: str | None,
+        game_copy: bool,
+    ) -> MoveOutcome:
+        """Play a move on a game ``load_for_action`` gave, in the caller's transaction: the one
+        place a stored game is moved (``move``, and a pending game's first move in ``ranking``)."""
+        rows = self._rows
+        # A cell is one of the game's board: 0-15 on the 4x4, 0-35 on the 6x6.
+        action = make_action(direction, cell, game.size)
+        max_before = game.board.max_tile
+        with rows.refusals(db, row, game):
+            turn = game.play(action)
+        if turn.changed:
+            log_actions(db, row.id, game, game.moves - 1)
+            checkpoints.note_move(db, row.id, max_before, game)
+            row = rows.close_day(db, row, today)
+            if auto and games_sql.hint_revision(db, row.id, auto=True) != row.revision:
+                row = rows.assisted(db, row, auto_moves=1)
+            row = rows.save(db, row, game)
+        # Copied under the lock: once it is released the cached game is another caller's to play.
+        return MoveOutcome(turn, rows.as_record(db, row, game), game.copy() if game_copy else None)
 
     def undo(self, player_id: int, game_id: int, *, revision: int | None, today: str | None) -> GameRecord:
         rows = self._rows

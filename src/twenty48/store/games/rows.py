@@ -113,6 +113,11 @@ class GameRows:
         self._cache.put(game_id, 0, game)
         return game_id
 
+    def forget(self, game_id: int) -> None:
+        """Drop a game inserted by a transaction that is being rolled back: its id may be given
+        again, and the cache must not answer for that game with this one. Called inside ``write``."""
+        self._cache.forget(game_id)
+
     def load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]:
         row = owned(db, player_id, game_id)
         game = self._cache.get(game_id, row.revision)

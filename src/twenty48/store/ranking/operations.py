@@ -3,7 +3,8 @@
     store.new_game(player_id, ranked=True)          # a ranked game: keyed spawns, seed withheld
     store.daily_game(player_id, "2026-12-01")       # start, or resume, that day's daily challenge
     store.daily(player_id, "2026-12-01")            # Daily(date, game_id, rank, score)
-    store.adopt_pending(player_id, game)            # a new visitor's first game, at its first move
+    store.adopt_pending(player_id, game)            # a new visitor's first game, stored as it is
+    store.move_pending(player_id, game, "left")     # ... or stored by its first move, played once
     store.find_pending(player_id, game)             # the id it was stored under; writes nothing
     store.current_web_game(player_id)               # the current game; None: show the pending one
     store.server_secret("daily")                    # 32 random bytes, made once and kept
@@ -32,11 +33,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from twenty48.game import Game
-from twenty48.rules import DEFAULT_SIZE
+from twenty48.game import Game, make_action
+from twenty48.rules import DEFAULT_SIZE, Direction
 from twenty48.store.archive import sql as archive_sql
 from twenty48.store.database import Connection
-from twenty48.store.errors import GameNotFoundError, StoreUnreadableError
+from twenty48.store.errors import GameConflictError, GameNotFoundError, StoreUnreadableError
 from twenty48.store.games import sql as games_sql
 from twenty48.store.games.codec import unplayed
 from twenty48.store.games.operations import Games
@@ -45,7 +46,7 @@ from twenty48.store.games.sql import GameRow
 from twenty48.store.leaderboards import sql as leaderboards_sql
 from twenty48.store.leaderboards.sql import LeaderboardQuery
 from twenty48.store.ranking import sql as ranking_sql
-from twenty48.store.records import Daily, GameRecord
+from twenty48.store.records import Daily, GameRecord, MoveOutcome
 from twenty48.variants import CLASSIC
 
 #: The secret the daily challenges' keys are derived from.
@@ -140,6 +141,43 @@ class Ranking:
             if found is None:
                 found = self._rows.insert(db, player_id, game, ranked=True)
             return self._rows.record(db, player_id, found)
+
+    def move_pending(
+        self,
+        player_id: int,
+        game: Game,
+        direction: Direction | str,
+        *,
+        cell: int | None,
+        revision: int | None,
+        auto: bool,
+        today: str | None,
+    ) -> MoveOutcome:
+        make_action(direction)  # an unknown direction is refused before anything is read
+        rows = self._rows
+        with rows.write() as db:
+            found = self._pending_id(db, player_id, game)
+            if found is not None:
+                row, stored = rows.load_for_action(db, player_id, found, revision)
+                return self._games.play(
+                    db, row, stored, direction, cell, auto=auto, today=today, game_copy=False
+                )
+            # The store keeps its own copy (a fresh game: nothing worth saving by sharing it).
+            found = rows.insert(db, player_id, game.copy(), ranked=True)
+            try:
+                row, stored = rows.load_for_action(db, player_id, found, revision)
+                return self._games.play(
+                    db, row, stored, direction, cell, auto=auto, today=today, game_copy=False
+                )
+            except GameConflictError as exc:
+                # Refused before anything but the game was written: the game stays stored, as
+                # adopting it alone leaves it, and the error carries it as stored.
+                refused = exc
+            except BaseException:
+                # Rolled back with the game's row, whose id may be given again: not kept in the cache.
+                rows.forget(found)
+                raise
+        raise refused
 
     def find_pending(self, player_id: int, game: Game) -> int | None:
         with self._rows.read() as db:
