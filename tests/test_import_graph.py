@@ -60,6 +60,9 @@ LAYERS: list[dict[str, tuple[str, ...]]] = [
     {
         # A stored game as a list of games shows it, shared by the terminal and the command line.
         "listing": ("twenty48.listing",),
+        # The play use cases over the store (new game, move, undo, keep going, hints, a visitor's
+        # pending game): the one flow the browser's routes, the terminal and the commands call.
+        "play": ("twenty48.play_service",),
     },
     {
         "web": ("twenty48.web",),

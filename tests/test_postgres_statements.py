@@ -1,5 +1,6 @@
 """What one move costs PostgreSQL: the statements it sends and the round trips it waits for, read
-from libpq's own trace of every message the store's connection sends and receives."""
+from libpq's own trace of every message the store's connection sends and receives. An ordinary move
+first; then a new visitor's first move, which also stores the game."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ SMALL = Board.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]])
 #: BEGIN, the player's row lock, the game's row (with the best score), the move's log, the game's
 #: new state, COMMIT: a move that does not raise the player's best score.
 MOVE_STATEMENTS = 6
+#: A new visitor's first move (``Store.move_pending``): the game stored and the move played, in one
+#: transaction.
+FIRST_MOVE_STATEMENTS = 12
 
 
 class Trace:
@@ -119,3 +123,21 @@ def test_with_group_commit_a_batch_of_moves_waits_once_each_and_once_more(
         assert traced.since_last() == (3 * MOVE_STATEMENTS, 3)
         store.flush()
         assert traced.since_last() == (0, 1)
+
+
+def test_a_new_visitors_first_move_stores_the_game_and_the_move_in_one_transaction(
+    postgres_url: str, traced: Trace
+) -> None:
+    with open_store(postgres_url) as store:
+        pending = Game.from_board(SMALL, seed=3)
+        apart = store.web_player("a" * 43).id
+        traced.since_last()
+        record = store.adopt_pending(apart, pending)
+        store.move(apart, record.id, "left", revision=0)
+        two_steps = traced.since_last()
+        at_once = store.web_player("b" * 43).id
+        traced.since_last()
+        store.move_pending(at_once, pending, "left", revision=0)
+        # One transaction instead of two: six statements and two round trips fewer.
+        assert traced.since_last() == (FIRST_MOVE_STATEMENTS, 5)
+        assert two_steps == (FIRST_MOVE_STATEMENTS + 6, 7)

@@ -1,11 +1,12 @@
 """The game screen: the board, the score boxes, the hint panel, its keys, hints and auto-play.
 
 Every key event is handled to the end before the next one is read, and a move is one synchronous call
-into the session (the local game decides, the store commits), so a held key plays each repeat at most
-once and in order. Hints and auto-play ask the solver in a worker thread (see ``twenty48.tui.solver``).
-Every change of the game on screen starts a new *position* (a counter): each question to the solver
-names the position it is about, its answer is used only while that position is still on screen, and
-the hint panel never shows a ranking for any other position (not even during auto-play).
+into the session (the local game says whether it changes anything, the store plays and commits it
+once), so a held key plays each repeat at most once and in order. Hints and auto-play ask the solver
+in a worker thread (see ``twenty48.tui.solver``). Every change of the game on screen starts a new
+*position* (a counter): each question to the solver names the position it is about, its answer is
+used only while that position is still on screen, and the hint panel never shows a ranking for any
+other position (not even during auto-play).
 """
 
 from __future__ import annotations

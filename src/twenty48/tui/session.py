@@ -1,15 +1,18 @@
 """The terminal player's game and where it is saved.
 
-A ``Session`` holds the game on screen as a ``Game`` and mirrors every accepted action into the shared
-``Store`` (the one the browser game uses) before the screen shows it. The local game decides whether
-an action is allowed (a refused undo or keep-going raises its ``IllegalActionError``, a refused move is an
-unchanged ``Turn``) and only an accepted action reaches the store, which commits it in its own
-transaction; both apply the same deterministic rules, so they stay equal. Passing the store revision
-the session last saw makes every write conditional, so a second terminal playing the same game is
+A ``Session`` holds the game on screen as a ``Game`` and, when a store is attached, plays every
+action through the play use cases (``twenty48.play_service``) over the shared ``Store`` (the one the
+browser game uses) before the screen shows it. A move is played once: by the store, in its
+transaction, and the session takes the played game back from it (``game_copy``); the local game
+only decides beforehand whether the move changes anything (``Game.is_legal``), so that an illegal
+move touches no file. Undo and keep going are checked and applied on the local game (they run no
+rules: a snapshot popped, a flag set) and committed by the store. Passing the store revision the
+session last saw makes every write conditional, so a second terminal playing the same game is
 noticed instead of overwritten.
 
 If the store fails mid-game (disk full, database locked for too long) the game goes on unsaved and
-says so, as the spec asks: losing the save must never lose the game on screen.
+says so, as the spec asks: losing the save must never lose the game on screen. A move whose
+transaction failed is then played on the local game, once, and kept.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from twenty48.game import Game, IllegalActionError, Turn
+from twenty48.play_service import PlayService
 from twenty48.rules import DEFAULT_SIZE, BoardSize, Direction
 from twenty48.store import (
     GameFinishedError,
     GameRecord,
+    MoveOutcome,
     StaleRevisionError,
     Store,
     StoreError,
@@ -35,14 +40,14 @@ class ChangedElsewhereError(Exception):
 
 @dataclass(slots=True)
 class _Saved:
-    store: Store
+    play: PlayService
     player_id: int
     game_id: int
     revision: int
 
 
-#: One store call on the saved game, returning the game's record after it.
-_Action = Callable[[_Saved], GameRecord]
+#: One call of the play use cases on the saved game: the game's record after it, or a move's outcome.
+_Action = Callable[[_Saved], GameRecord | MoveOutcome]
 
 
 class Session:
@@ -88,19 +93,16 @@ class Session:
         """The terminal player's game from ``store``: ``game``, or a new game from ``seed``, of
         ``variant`` and/or of ``size`` when any is given (it becomes the current game), otherwise the
         saved one (a new classic 4x4 one on the first run)."""
+        play = PlayService(store)
         player = store.local_player()
         if game is not None:
-            record = store.add_game(player.id, game)
+            record = play.add_game(player.id, game)
         elif seed is not None or variant is not None or size is not None:
-            record = store.new_game(player.id, seed, variant or CLASSIC.name, size=size or DEFAULT_SIZE)
+            record = play.new_game(player.id, seed, variant or CLASSIC.name, size=size or DEFAULT_SIZE)
         else:
-            record = store.current_game(player.id)
-        return cls._from_record(store, record)
-
-    @classmethod
-    def _from_record(cls, store: Store, record: GameRecord) -> Session:
-        game = store.load_game(record.player_id, record.id)
-        saved = _Saved(store, record.player_id, record.id, record.revision)
+            record = play.current_game(player.id)
+        game = play.load_game(record.player_id, record.id)
+        saved = _Saved(play, record.player_id, record.id, record.revision)
         return cls(game, saved=saved, best=record.best_score, best_before=_best_before(store, record))
 
     # ---- state ----------------------------------------------------------------------------------
@@ -138,32 +140,42 @@ class Session:
 
         Raises ``ChangedElsewhereError`` when another window changed the stored game: nothing is played and
         the session now holds the stored game."""
-        turn = self.game.move(direction)
-        if turn.changed:
-            self._write(
-                lambda s: s.store.move(s.player_id, s.game_id, direction, revision=s.revision, auto=auto).game
+        if not self.game.is_legal(direction):
+            return self.game.unchanged_turn(direction)
+        outcome = self._write(
+            lambda s: s.play.move(
+                s.player_id, s.game_id, direction, revision=s.revision, auto=auto, game_copy=True
             )
-        return turn
+        )
+        if isinstance(outcome, MoveOutcome) and outcome.game_copy is not None:
+            # The store played it: its copy of the played game is the one shown from now on.
+            self.game = outcome.game_copy
+            return outcome.turn
+        # Unsaved, or saving stopped at this move: it is played here, once, and kept.
+        return self.game.move(direction)
 
     def note_hint(self) -> None:
         """Count a hint asked on the position now (once per position), as the browser's are: the
         statistics tell assisted games apart wherever they were played. Raises ``ChangedElsewhereError``
         as a move does."""
-        self._write(lambda s: s.store.note_hint(s.player_id, s.game_id, s.revision))
+        self._write(lambda s: s.play.note_hint(s.player_id, s.game_id, s.revision))
 
     def undo(self) -> bool:
         """Take back the last move; False when the game refuses (nothing to undo, or the game is over)."""
         try:
-            self.game.undo()
+            self.game.check_undo()
         except IllegalActionError:
             return False
-        self._write(lambda s: s.store.undo(s.player_id, s.game_id, revision=s.revision))
+        self._write(lambda s: s.play.undo(s.player_id, s.game_id, revision=s.revision))
+        # Committed (or saving stopped, and the game goes on unsaved): taken back here too.
+        self.game.undo()
         return True
 
     def keep_going(self) -> None:
         """Dismiss the win and play on (again changes nothing). Raises ``NotWonError`` without a win."""
+        self.game.check_keep_going()
+        self._write(lambda s: s.play.keep_going(s.player_id, s.game_id, revision=s.revision))
         self.game.keep_going()
-        self._write(lambda s: s.store.keep_going(s.player_id, s.game_id, revision=s.revision))
 
     def new_game(self, seed: int | None = None) -> None:
         """Start a new game of the same variant on a board of the same size; it replaces this one as
@@ -173,37 +185,40 @@ class Session:
         saved = self._saved
         if saved is not None:
             try:
-                record = saved.store.add_game(saved.player_id, game)
+                record = saved.play.add_game(saved.player_id, game)
             except StoreError as exc:
                 self._stop_saving(exc)
             else:
                 saved.game_id, saved.revision = record.id, record.revision
         self.game = game
 
-    def _write(self, action: _Action) -> None:
-        """Record in the store the action the local game has just accepted. A store failure stops
-        saving but not the game: the local game keeps the action, so no move is ever lost. When
-        another window changed the stored game, that game replaces the local one instead."""
+    def _write(self, action: _Action) -> GameRecord | MoveOutcome | None:
+        """Commit an action in the store, and answer what it did; None when nothing is saved (an
+        unsaved session, or a store failure just now: saving stops but not the game, which the
+        caller then plays on unsaved, so that no move is ever lost). When another window changed
+        the stored game, that game replaces the local one and ``ChangedElsewhereError`` is raised."""
         saved = self._saved
         if saved is None:
-            return
+            return None
         try:
             try:
-                record = action(saved)
+                done = action(saved)
             except (StaleRevisionError, GameFinishedError) as exc:
                 # Another window played this game or started a newer one: show what is stored.
-                record = saved.store.current_game(saved.player_id)
-                self.game = saved.store.load_game(saved.player_id, record.id)
+                record = saved.play.current_game(saved.player_id)
+                self.game = saved.play.load_game(saved.player_id, record.id)
                 saved.game_id, saved.revision = record.id, record.revision
                 # The store's best for that game's variant (the other window may have changed it).
                 self._best = record.best_score
-                self._best_before = _best_before(saved.store, record)
+                self._best_before = _best_before(saved.play.store, record)
                 raise ChangedElsewhereError(str(exc)) from exc
         except StoreError as exc:
             self._stop_saving(exc)
-            return
+            return None
+        record = done.game if isinstance(done, MoveOutcome) else done
         saved.revision = record.revision
         self._best = max(self._best, record.best_score)
+        return done
 
     def _stop_saving(self, error: StoreError) -> None:
         self._saved = None

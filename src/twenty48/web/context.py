@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 
 from twenty48.game import Game
+from twenty48.play_service import PENDING_GAME, PlayService
 from twenty48.store import Store
 from twenty48.web.days import utc_date
 from twenty48.web.error_codes import ErrorCode
@@ -19,7 +20,7 @@ from twenty48.web.errors import TooManyRequestsError
 from twenty48.web.guard import player_token
 from twenty48.web.import_gate import ImportGate
 from twenty48.web.limits import CLAIMS_PER_MINUTE, Limits, RateBuckets
-from twenty48.web.pending import PENDING_GAME, PENDING_SECRET, pending_game
+from twenty48.web.pending import PENDING_SECRET, pending_game
 from twenty48.web.review_worker import ReviewWorker
 from twenty48.web.worker import HintWorker, StoreWorker
 
@@ -36,11 +37,15 @@ NO_PLAYER = 0
 
 @dataclass
 class WebContext:
-    """What the routes share: the store, the thread that talks to it, the solver's thread, limits."""
+    """What the routes share: the store, the play use cases over it, the thread that talks to it,
+    the solver's thread, limits."""
 
     store: Store
     worker: StoreWorker
     limits: Limits = field(default_factory=Limits)
+    #: The play use cases (``twenty48.play_service``) over ``store``: every route that starts or
+    #: plays a game calls these, not the store's own.
+    play: PlayService = field(init=False)
     #: The server secret new visitors' pending games derive from (``twenty48.web.pending``).
     pending_secret: bytes = field(init=False)
     #: Hints run one at a time, so a burst of them cannot take every core from the moves.
@@ -60,6 +65,7 @@ class WebContext:
     imports: ImportGate = field(default_factory=ImportGate)
 
     def __post_init__(self) -> None:
+        self.play = PlayService(self.store)
         self.hints = HintWorker(self.limits.hint_queue)
         self.pending_secret = self.store.server_secret(PENDING_SECRET)
         self.reviews = ReviewWorker(self.limits.review_queue, self.store, self.worker)
@@ -104,7 +110,7 @@ class Caller:
             return self, game_id
         me = await self.registered()
         pending = self.pending()
-        return me, (await me.run(me.web.store.adopt_pending, me.player, pending)).id
+        return me, (await me.run(me.web.play.adopt_pending, me.player, pending)).id
 
     async def stored(self, game_id: int) -> int:
         """The stored game a reading route's ``game_id`` names: ``PENDING_GAME``, the id a tab was

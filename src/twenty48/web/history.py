@@ -63,7 +63,7 @@ async def delete_game(me: CallerDep, game_id: GameId) -> Response:
     game_id = await me.stored(game_id)
     await me.run(me.web.store.delete_game, me.player, game_id)
     # The next current game is started here, not by the GET that would show it: reading stores nothing.
-    await me.run(me.web.store.current_game, me.player, ranked=True)
+    await me.run(me.web.play.current_game, me.player, ranked=True)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -1,18 +1,24 @@
-"""The JSON API under ``/api``. Routes translate HTTP to store calls and back; they hold no rules."""
+"""The JSON API under ``/api``. Routes translate HTTP to calls of the play use cases
+(``twenty48.play_service``) and of the store, and back; they hold no rules."""
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from twenty48.game import Game, IllegalActionError, make_action
+from twenty48.play_service import (
+    PENDING_GAME,
+    check_pending_keep_going,
+    check_pending_undo,
+    pending_record,
+    pending_refusal,
+)
 from twenty48.rules import Board, Direction
-from twenty48.store import ID_LIMIT, Daily, MoveOutcome, StaleRevisionError, refusal
+from twenty48.store import ID_LIMIT, Daily
 from twenty48.web.answers import ERROR_RESPONSES, json_answer
 from twenty48.web.context import NO_PLAYER, CallerDep
 from twenty48.web.days import seconds_to_midnight, utc_date
@@ -40,13 +46,10 @@ from twenty48.web.models import (
     VariantName,
 )
 from twenty48.web.params import Digits, GameId
-from twenty48.web.pending import PENDING_GAME, pending_record
 from twenty48.web.worker import HintInProgressError, wait_for_disconnect
 
 if TYPE_CHECKING:
     from twenty48.ai import Pace
-
-T = TypeVar("T")
 
 #: Games per page of the game list: the default and the most one request may ask for.
 PAGE_SIZE = 20
@@ -114,17 +117,15 @@ async def new_game(me: CallerDep, body: NewGameRequest | None = None) -> Respons
         raise TooManyRequestsError(
             f"at most {me.web.limits.new_games_per_minute} new games a minute", math.ceil(wait)
         )
-    if body.daily:
-        record = await me.run(me.web.store.daily_game, me.player, me.today())
-    else:
-        record = await me.run(
-            me.web.store.new_game,
-            me.player,
-            body.seed,
-            body.variant,
-            size=body.size,
-            ranked=body.seed is None,
-        )
+    record = await me.run(
+        me.web.play.new_game,
+        me.player,
+        body.seed,
+        body.variant,
+        size=body.size,
+        ranked=body.seed is None,
+        daily=me.today() if body.daily else None,
+    )
     return json_answer(GameState.of(record), status.HTTP_201_CREATED)
 
 
@@ -200,26 +201,37 @@ async def get_game(me: CallerDep, game_id: GameId) -> Response:
     "(a swipe that starts on it); a classic game refuses a `cell` with 409 `rejected`.",
 )
 async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
-    store = me.web.store
+    play, today = me.web.play, me.today()
     try:
-        if game_id == PENDING_GAME and me.player == NO_PLAYER:
-            # A move that changes nothing stores nothing; the first one that does stores the game.
-            shown = me.pending()
-            trial = _pending_action(
-                shown, body.revision, lambda g: g.play(make_action(body.direction, body.cell, g.size))
+        if game_id != PENDING_GAME:
+            outcome = await me.run(
+                play.move,
+                me.player,
+                game_id,
+                body.direction,
+                cell=body.cell,
+                revision=body.revision,
+                auto=body.auto,
+                today=today,
             )
-            if not trial.changed:
-                return json_answer(MoveAnswer.of(MoveOutcome(trial, pending_record(shown))))
-        me, game_id = await me.game_id(game_id)
+            return json_answer(MoveAnswer.of(outcome))
+        shown = me.pending()
+        if me.player == NO_PLAYER:
+            # A move that changes nothing stores nothing: the pending game is asked, not played.
+            unchanged = pending_refusal(shown, body.revision, body.direction, body.cell)
+            if unchanged is not None:
+                return json_answer(MoveAnswer.of(unchanged))
+            me = await me.registered()
+        # The game is stored (unless it was) and the move played on it once, in one transaction.
         outcome = await me.run(
-            store.move,
+            play.move_pending,
             me.player,
-            game_id,
+            shown,
             body.direction,
             cell=body.cell,
             revision=body.revision,
             auto=body.auto,
-            today=me.today(),
+            today=today,
         )
     except ValueError as exc:
         # The one thing the model cannot check: a cell past the game's own board (0-8 on a 3x3).
@@ -233,9 +245,9 @@ async def move(me: CallerDep, game_id: GameId, body: MoveRequest) -> Response:
 )
 async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
-        _pending_action(me.pending(), body.revision, Game.undo)
+        check_pending_undo(me.pending(), body.revision)
     me, game_id = await me.game_id(game_id)
-    record = await me.run(me.web.store.undo, me.player, game_id, revision=body.revision, today=me.today())
+    record = await me.run(me.web.play.undo, me.player, game_id, revision=body.revision, today=me.today())
     return json_answer(GameState.of(record))
 
 
@@ -247,10 +259,10 @@ async def undo(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
 )
 async def keep_going(me: CallerDep, game_id: GameId, body: ActionRequest) -> Response:
     if game_id == PENDING_GAME and me.player == NO_PLAYER:
-        _pending_action(me.pending(), body.revision, Game.keep_going)
+        check_pending_keep_going(me.pending(), body.revision)
     me, game_id = await me.game_id(game_id)
     record = await me.run(
-        me.web.store.keep_going, me.player, game_id, revision=body.revision, today=me.today()
+        me.web.play.keep_going, me.player, game_id, revision=body.revision, today=me.today()
     )
     return json_answer(GameState.of(record))
 
@@ -304,7 +316,7 @@ async def hint(
     try:
         # The position ranked is the one the hint is counted on, in the transaction that checks
         # that the game is still being played: a move that ends it meanwhile comes before or after.
-        record = await me.run(me.web.store.note_hint, me.player, game_id, auto=auto, today=me.today())
+        record = await me.run(me.web.play.note_hint, me.player, game_id, auto=auto, today=me.today())
         ranking = await me.web.hints.run(
             partial(_rank, record.board, time_ms / 1000),
             time_ms / 1000,
@@ -320,18 +332,6 @@ async def hint(
             moves=RankedMove.ranked(record.board, ranking),
         )
     )
-
-
-def _pending_action(shown: Game, revision: int, action: Callable[[Game], T]) -> T:
-    """Try ``action`` on a copy of a pending game; its refusal (or a revision other than 0) is the
-    store's error, carrying the pending game, and nothing is stored."""
-    if revision != 0:
-        raise StaleRevisionError(f"the game is at revision 0, not {revision}", pending_record(shown))
-    trial = Game.from_dict(shown.to_dict())
-    try:
-        return action(trial)
-    except IllegalActionError as exc:
-        raise refusal(exc, pending_record(shown)) from exc
 
 
 def _rank(board: Board, time_limit: float, pace: Pace) -> dict[Direction, float]:
