@@ -138,6 +138,7 @@ def test_a_new_visitors_first_move_stores_the_game_and_the_move_in_one_transacti
         at_once = store.web_player("b" * 43).id
         traced.since_last()
         store.move_pending(at_once, pending, "left", revision=0)
-        # One transaction instead of two: six statements and two round trips fewer.
+        # One transaction instead of two: six statements fewer, and fewer waits (adopting, then
+        # moving, waited 7 times on an idle machine, and 9 once under load).
         assert traced.since_last() == (FIRST_MOVE_STATEMENTS, 5)
-        assert two_steps == (FIRST_MOVE_STATEMENTS + 6, 7)
+        assert two_steps[0] == FIRST_MOVE_STATEMENTS + 6 and two_steps[1] >= 7

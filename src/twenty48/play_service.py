@@ -3,8 +3,10 @@
 Starting a game (new, daily, ranked, of a variant and size, or one set up elsewhere), a move (the
 whole board, or Merge 2048's single tile; auto-played or not), undo, keep going, a hint noted
 (counted among the game's assists), and the first move of a visitor's *pending* game: the browser's
-routes, the terminal's ``Session`` and the commands all call these, over one ``Store``. Each action
-is played once, by the store, in its transaction: a front end that shows the game it plays (the
+routes and the terminal's ``Session`` (so ``2048 play``) call these, over one ``Store``. No other
+command starts or plays a stored game: ``2048 replay`` and ``2048 bench`` play games that are never
+stored, and ``2048 import`` stores a file's games through ``Store.import_games``. Each action is
+played once, by the store, in its transaction: a front end that shows the game it plays (the
 terminal) takes the played game back from that transaction (``move(..., game_copy=True)``) instead
 of playing the move on its own copy too.
 
@@ -12,9 +14,9 @@ A *pending* game (``twenty48.web.pending``) is a new visitor's first game, shown
 stored. Whether a request on it stores anything is decided by asking that game, never by playing a
 copy of it: a move it would not change (``Game.is_legal``), a revision other than 0, an undo or a
 keep-going it refuses (``Game.check_undo``, ``Game.check_keep_going``) store nothing and are answered
-with the pending game as it stands (``pending_refusal`` and friends). A move that changes it is
-stored with the game in one transaction (``move_pending``): the game is stored and the move
-played once.
+with the pending game as it stands (``pending_refusal``, ``check_pending_undo``,
+``check_pending_keep_going``). A move that changes it is stored with the game in one transaction
+(``move_pending``): the game is stored and the move played once.
 """
 
 from __future__ import annotations
