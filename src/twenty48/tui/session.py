@@ -5,10 +5,10 @@ action through the play use cases (``twenty48.play_service``) over the shared ``
 browser game uses) before the screen shows it. A move is played once: by the store, in its
 transaction, and the session takes the played game back from it (``game_copy``); the local game
 only decides beforehand whether the move changes anything (``Game.is_legal``), so that an illegal
-move touches no file. Undo and keep going are checked and applied on the local game (they run no
-rules: a snapshot popped, a flag set) and committed by the store. Passing the store revision the
-session last saw makes every write conditional, so a second terminal playing the same game is
-noticed instead of overwritten.
+move touches no file. Undo and keep going run no rules (a snapshot popped, a flag set): the local
+game checks them, the store commits them on its copy, and the local game then does the same.
+Passing the store revision the session last saw makes every write conditional, so a second
+terminal playing the same game is noticed instead of overwritten.
 
 If the store fails mid-game (disk full, database locked for too long) the game goes on unsaved and
 says so, as the spec asks: losing the save must never lose the game on screen. A move whose

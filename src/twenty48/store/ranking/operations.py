@@ -139,7 +139,8 @@ class Ranking:
         with self._rows.write() as db:
             found = self._pending_id(db, player_id, game)
             if found is None:
-                found = self._rows.insert(db, player_id, game, ranked=True)
+                # The store keeps its own copy: the cached game is never the caller's.
+                found = self._rows.insert(db, player_id, game.copy(), ranked=True)
             return self._rows.record(db, player_id, found)
 
     def move_pending(
@@ -162,7 +163,7 @@ class Ranking:
                 return self._games.play(
                     db, row, stored, direction, cell, auto=auto, today=today, game_copy=False
                 )
-            # The store keeps its own copy (a fresh game: nothing worth saving by sharing it).
+            # The store keeps its own copy, and plays the move on it: ``game`` stays as it was.
             found = rows.insert(db, player_id, game.copy(), ranked=True)
             try:
                 row, stored = rows.load_for_action(db, player_id, found, revision)
