@@ -18,10 +18,12 @@ import psycopg
 
 
 class Postgres:
-    def __init__(self, url: str, data: Path | None = None) -> None:
+    def __init__(self, url: str, data: Path | None = None, ctl: list[str] | None = None) -> None:
         self.url = url
         #: The throwaway cluster's data directory; None for a server given by URL.
         self.data = data
+        #: ``pg_ctl`` on the throwaway cluster, with its options (as its user): to stop and start it.
+        self.ctl = ctl
 
     @classmethod
     @contextmanager
@@ -51,7 +53,9 @@ class Postgres:
             options += " -c shared_preload_libraries=pg_stat_statements"
         subprocess.run([*ctl, "-o", options, "-w", "start"], **quiet)
         try:
-            yield cls(f"postgresql://postgres@/postgres?host={root}&port=5432", root / "data")
+            yield cls(
+                f"postgresql://postgres@/postgres?host={root}&port=5432", root / "data", [*ctl, "-o", options]
+            )
         finally:
             subprocess.run([*ctl, "-m", "fast", "-w", "stop"], **{**quiet, "check": False})
             shutil.rmtree(root, ignore_errors=True)

@@ -2,8 +2,9 @@
 
 Plays ``--moves`` moves of random legal directions through ``Store.move`` on a throwaway PostgreSQL
 cluster of its own (or ``--db URL``, whose server must load ``pg_stat_statements``) and on an SQLite
-file, as the server's store thread plays them: one after another, SQLite flushing its group commit
-after each (a batch of one, its dearest case). Each game is a new ranked one played to its end, as
+file, as the server's store thread plays them: one after another, each store opened with group commit
+as the server opens it and flushed after every ``--batch`` moves (default 1: a batch of one, the
+dearest case; under load the server's batches are longer). Each game is a new ranked one played to its end, as
 a player's. Measured per move:
 
 - ``statements``: what the server executed (``pg_stat_statements`` calls, its own bookkeeping
@@ -53,12 +54,13 @@ from postgres_cluster import Postgres
 WARM_UP = 200
 
 
-def play(store: Store, moves: int, seed: int) -> None:
-    """``moves`` legal moves, as the web's players make them: a new ranked game when one ends."""
+def play(store: Store, moves: int, seed: int, batch: int) -> None:
+    """``moves`` legal moves, as the web's players make them: a new ranked game when one ends; the
+    store flushed after every ``batch`` of moves, as the server's store thread flushes its batches."""
     rng = random.Random(seed)
     player = store.web_player(f"bench-{seed}").id
     record = store.new_game(player, ranked=True)
-    for _ in range(moves):
+    for played in range(1, moves + 1):
         legal = record.board.legal_moves()
         if not legal:
             record = store.new_game(player, ranked=True)
@@ -67,7 +69,9 @@ def play(store: Store, moves: int, seed: int) -> None:
             record = store.move(player, record.id, rng.choice(legal), revision=record.revision).game
         except GameFinishedError:
             record = store.new_game(player, ranked=True)
-        store.flush()
+        if played % batch == 0:
+            store.flush()
+    store.flush()
 
 
 def cpu_ms(call: Callable[[], None]) -> float:
@@ -191,22 +195,22 @@ def cluster_cpu_ms(data: Path | None) -> float:
     return total * 1000 / ticks
 
 
-def measure_postgres(postgres: Postgres, moves: int) -> dict[str, object]:
+def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, object]:
     url = postgres.fresh()
     with psycopg.connect(postgres.url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-    with open_store(url) as store:
-        play(store, WARM_UP, 1)
+    with open_store(url, group_commit=True) as store:
+        play(store, WARM_UP, 1, batch)
         calls, exec_ms, transactions = server_counts(postgres.url)
         server = cluster_cpu_ms(postgres.data)
-        client = cpu_ms(lambda: play(store, moves, 2))
+        client = cpu_ms(lambda: play(store, moves, 2, batch))
         server = cluster_cpu_ms(postgres.data) - server
         calls2, exec_ms2, transactions2 = server_counts(postgres.url)
-        split = parts(lambda: play(store, moves, 3), client, moves)
-    with traced_round_trips() as count, open_store(url) as store:
-        play(store, WARM_UP, 4)
+        split = parts(lambda: play(store, moves, 3, batch), client, moves)
+    with traced_round_trips() as count, open_store(url, group_commit=True) as store:
+        play(store, WARM_UP, 4, batch)
         trips, sent = count()
-        play(store, moves, 5)
+        play(store, moves, 5, batch)
         trips2, sent2 = count()
     postgres.drop(url)
     return {
@@ -221,14 +225,14 @@ def measure_postgres(postgres: Postgres, moves: int) -> dict[str, object]:
     }
 
 
-def measure_sqlite(moves: int) -> dict[str, object]:
+def measure_sqlite(moves: int, batch: int) -> dict[str, object]:
     with (
         tempfile.TemporaryDirectory() as directory,
         Store.open(Path(directory) / "bench.sqlite3", group_commit=True) as store,
     ):
-        play(store, WARM_UP, 1)
-        client = cpu_ms(lambda: play(store, moves, 2))
-        split = parts(lambda: play(store, moves, 3), client, moves)
+        play(store, WARM_UP, 1, batch)
+        client = cpu_ms(lambda: play(store, moves, 2, batch))
+        split = parts(lambda: play(store, moves, 3, batch), client, moves)
     return {"client_cpu_ms_per_move": round(client / moves, 4), "parts_ms_per_move": split}
 
 
@@ -244,15 +248,19 @@ def main() -> None:
         help="a postgresql:// URL whose role may create schemas and whose server loads "
         "pg_stat_statements, or 'throwaway' (default) for a cluster of its own",
     )
+    parser.add_argument(
+        "--batch", type=int, default=1, help="moves per flush, as in one batch of the server (default 1)"
+    )
     args = parser.parse_args()
-    sqlite = measure_sqlite(args.moves)
+    sqlite = measure_sqlite(args.moves, args.batch)
     with Postgres.open(args.db, statistics=True) as postgres:
-        postgresql = measure_postgres(postgres, args.moves)
+        postgresql = measure_postgres(postgres, args.moves, args.batch)
     ratio = postgresql["client_cpu_ms_per_move"] / sqlite["client_cpu_ms_per_move"]  # type: ignore[operator]
     print(
         json.dumps(
             {
                 "moves": args.moves,
+                "batch": args.batch,
                 "sqlite": sqlite,
                 "postgresql": postgresql,
                 "client_cpu_ratio": round(ratio, 2),

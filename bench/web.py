@@ -412,7 +412,8 @@ def run_mode(
         "duration_s": seconds,
         "durability": "WAL, one transaction per move, fsync (group commit) before each answer"
         if postgres is None
-        else "one transaction per move, synchronous_commit=on (WAL flushed) before each answer",
+        else "one transaction per move at synchronous_commit=off, one synchronous commit (WAL flushed, "
+        "group commit) before each answer",
     }
 
 

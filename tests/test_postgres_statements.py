@@ -14,6 +14,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store, open_store
+from twenty48.store.backends.postgres import DURABLE
 
 #: A merge of two 1024s: the player's best becomes 2048, which the small games below never reach.
 BIG = Board.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
@@ -119,10 +120,11 @@ def test_with_group_commit_a_batch_of_moves_waits_once_each_and_once_more(
         for player, game_id, revision in games:
             store.move(player, game_id, "left", revision=revision)
         # Each move waits for its game's row only (which brings the answers of the moves before
-        # it); the flush reads the last COMMIT's answer before anything is acknowledged.
+        # it); the flush sends its synchronous commit (``DURABLE``) and reads its answer, and the
+        # last move's, before anything is acknowledged.
         assert traced.since_last() == (3 * MOVE_STATEMENTS, 3)
         store.flush()
-        assert traced.since_last() == (0, 1)
+        assert traced.since_last() == (len(DURABLE), 1)
 
 
 def test_a_new_visitors_first_move_stores_the_game_and_the_move_in_one_transaction(

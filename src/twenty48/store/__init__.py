@@ -73,9 +73,11 @@ Guarantees:
   store through ``twenty48.play_service`` and take its answer (``move_pending`` stores a new
   visitor's game and plays its first move in one transaction; ``game_copy=True`` hands back the
   played game) instead of playing the action themselves too.
-- **Group commit** (SQLite). ``Store.open(path, group_commit=True)`` keeps one transaction per action but
-  shares the disk flush: commits reach the operating system at once (surviving a crash of the
-  process) and ``store.flush()`` makes all of them durable with one ``fsync`` of the write-ahead log.
+- **Group commit.** ``Store.open(location, group_commit=True)`` keeps one transaction per action but
+  shares the disk flush. SQLite: commits reach the operating system at once (surviving a crash of
+  the process) and ``store.flush()`` makes all of them durable with one ``fsync`` of the write-ahead
+  log. PostgreSQL: commits are made with ``synchronous_commit=off`` and ``store.flush()`` ends the
+  batch with one synchronous commit, which flushes the server's log past all of them.
   A server answering many players calls ``flush()`` after each batch of actions and acknowledges
   them only after it returns: the same guarantee at a fraction of the disk waits.
 - **Revisions.** Each game has a ``revision`` that every accepted action increments. Passing the

@@ -15,13 +15,21 @@ The statements are the store's own, written once in the SQL both databases share
   row lock, the game's row) costs one round trip until the game's row is read, and its writes and
   ``COMMIT`` are sent without waiting. A statement's own work runs when it arrives, so the lock is
   released and the commit made durable without the client's word.
-- **Durability.** ``synchronous_commit = on`` for every connection: the server answers ``COMMIT``
-  once the commit is flushed to its write-ahead log. ``write`` reads that answer before it returns;
-  with group commit (``Store.open(url, group_commit=True)``, as the web server opens it) the
-  answers of every commit since the last ``flush`` are read by ``flush``, in one round trip, and
-  ``flush`` raises if one of them failed or was lost with the connection: nothing written since
-  the last ``flush`` may be acknowledged then. A later transaction's first round trip reads them
-  too, so a batch of moves costs one round trip each and one more.
+- **Durability.** Without group commit, ``synchronous_commit = on``: the server answers ``COMMIT``
+  once the commit is flushed to its write-ahead log, and ``write`` reads that answer before it
+  returns. Group commit (``Store.open(url, group_commit=True)``, as the web server opens it) is
+  SQLite's group commit in PostgreSQL's terms: each action still commits in a transaction of its
+  own, with ``synchronous_commit = off`` (the commit is made and seen at once, its log record is
+  not waited for), and ``flush`` ends the batch with one transaction at ``synchronous_commit = on``
+  (``DURABLE``). That commit waits until the log is on disk up to its own record, which lies after
+  every commit the connection sent before it: one disk flush makes the whole batch durable, as one
+  fsync of SQLite's log does. ``flush`` reads the answers of every commit since the last one, in
+  one round trip, and raises if one of them failed or was lost with the connection: nothing
+  written since the last ``flush`` may be acknowledged then. A later transaction's first round trip
+  reads them too, so a batch of moves costs one round trip each and one more. As on SQLite, a
+  commit is seen by other connections before that flush; what they answer from it is a state that
+  a crash could still undo, but no action's own answer leaves before its commit is durable, and an
+  action built on another's commit commits after it in the log, so its flush covers both.
 - **Schema version**: the one-row table ``twenty48_schema`` (application id and version) of the
   connection's schema; the missing migrations run in one transaction (PostgreSQL's DDL is
   transactional, so a failing migration changes nothing) under an advisory lock, so that servers
@@ -43,6 +51,7 @@ import logging
 import select
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -71,6 +80,16 @@ POOL_SIZE = 2
 NAMES_LOCK = 0x2048_4E414D45
 #: The table that keeps the schema version.
 VERSION_TABLE = "twenty48_schema"
+#: With group commit, the transaction that ``flush`` ends a batch with: a synchronous commit, which
+#: waits for the log to reach the disk up to its own record, past every commit sent before it. It
+#: writes a record of its own to the log (a logical decoding message, which any role may write and
+#: no table holds): PostgreSQL flushes the log at a commit only for a transaction that wrote to it.
+DURABLE = (
+    "BEGIN ISOLATION LEVEL READ COMMITTED",
+    "SELECT set_config('synchronous_commit', 'on', true),"
+    " pg_logical_emit_message(true, 'twenty48', 'flush')",
+    "COMMIT",
+)
 
 
 def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
@@ -157,7 +176,7 @@ class PostgresBackend:
             min_size=1,
             max_size=POOL_SIZE,
             kwargs={"autocommit": True},
-            configure=_configure,
+            configure=partial(_configure, synchronous=not group_commit),
             check=ConnectionPool.check_connection,
             timeout=POOL_TIMEOUT_S,
             name="twenty48",
@@ -187,8 +206,11 @@ class PostgresBackend:
         if self._unconfirmed:
             # Answered by this sync, or reported by its error, not left for the next flush.
             self._unconfirmed = False
-            assert self._pipeline is not None
+            assert self._pipeline is not None and self._sql is not None
             with self._errors():
+                if self._group_commit:
+                    for statement in DURABLE:
+                        self._sql.execute(statement)
                 self._pipeline.sync()
 
     def ping(self) -> None:
@@ -230,7 +252,10 @@ class PostgresBackend:
         assert self._pipeline is not None
         sql.execute("ROLLBACK")
         self._pipeline.sync()
-        self._unconfirmed = False
+        # With group commit the commits before it are answered but not yet durable: the next
+        # flush still owes them its synchronous commit.
+        if not self._group_commit:
+            self._unconfirmed = False
 
     def _connection(self) -> PostgresSQL:
         """The held connection, or a new one from the pool if there is none or the server closed it."""
@@ -327,13 +352,14 @@ class _Versions:
             db.execute(f"UPDATE {VERSION_TABLE} SET version = ?", (new,))
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
+def _configure(conn: psycopg.Connection[Any], synchronous: bool = True) -> None:
     postgres_dialect.configure(conn)
     # No limit on the prepared statements (the store's are a few dozen): psycopg would deallocate
     # one after a COMMIT, where in pipeline mode it would open an implicit transaction.
     conn.prepared_max = None
     # Set on the session, not in the URL, so that a URL's own options are left as they are.
-    conn.execute("SET synchronous_commit = on")
+    # Off only for group commit, whose flush makes each batch durable (``DURABLE``).
+    conn.execute(f"SET synchronous_commit = {'on' if synchronous else 'off'}")
     conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
 
 
