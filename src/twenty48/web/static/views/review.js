@@ -214,9 +214,8 @@ export class ReviewView {
       return section;
     }
     const folded = section.appendChild(element("details", { class: "below-good" }));
-    // English says "the 1 move"; Japanese and Chinese have one form (their rules never pick "one").
-    const one = new Intl.PluralRules(this.i18n.lang).select(below.length) === "one";
-    folded.append(element("summary", {}, this.t(one ? "belowGoodOne" : "belowGood", { n: below.length })));
+    // English says "the 1 move" (a plural form); Japanese and Chinese have one form.
+    folded.append(element("summary", {}, this.t("belowGood", { n: below.length })));
     const list = folded.appendChild(element("ol", { class: "mistake-list" }));
     for (const m of below) {
       const text = this.t("mistakeItem", { n: m.n, played: this.move(m.played), best: this.move(m.best), loss: m.loss });
