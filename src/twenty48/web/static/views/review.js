@@ -6,8 +6,8 @@
 // table of the same numbers behind it), the moves after which the chance fell most, and folded
 // below them every move graded below good; each opens the replay viewer at the position it was
 // played from, with the played and the better move drawn on the board
-// (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the hint's words (i18n.js g*), from the one
-// formula the server uses for both.
+// (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the hint's words (strings/play.*.js g*), from
+// the one formula the server uses for both.
 
 import { call } from "../api.js";
 import { ERROR, GRADES } from "../facts.js";
