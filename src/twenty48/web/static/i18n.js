@@ -1,4 +1,4 @@
-// English, Japanese and Chinese. Each part of the page has its words in strings/PART.LANG.js, fetched
+// English, Japanese and Chinese: each part of the page has its words in strings/PART.LANG.js, fetched
 // by load(PART) in the reader's language and English (the fallback); the first board's ("play") in
 // the first only: its budget. Elements name their text with data-i18n (content) and data-i18n-label
 // (aria-label and title); placeholders look like {n}, numbers by number(); plurals ({one, other}) follow {n}.
@@ -43,15 +43,15 @@ export class I18n {
     return text.replace(/\{(\w+)\}/g, (_, name) => (typeof vars[name] === "number" ? this.number(vars[name]) : vars[name]));
   }
 
-  // Again if the language changed meanwhile.
+  // Again if the language changed meanwhile; apply() knows it once in.
   async load(part) {
-    PARTS.add(part);
     for (let lang; lang !== this.lang; ) await Promise.all([fetchPart(part, (lang = this.lang)), fetchPart(part, "en")]);
+    PARTS.add(part);
   }
 
-  // Shows the page in `lang`, with every part's words (also a part added meanwhile).
+  // Shows the page in `lang`, with every part's words (also one added meanwhile).
   async apply(lang) {
-    for (let parts = []; parts.length < PARTS.size; ) await Promise.all((parts = [...PARTS]).map((part) => fetchPart(part, lang)));
+    for (let parts = []; parts.length < PARTS.size; ) await Promise.all((parts = [...PARTS]).map((p) => fetchPart(p, lang)));
     this.lang = lang;
     document.documentElement.lang = lang;
     this.translate(document);
