@@ -31,7 +31,7 @@ def test_the_first_board_fits_60_kb_in_every_language(pages: Pages, locale: str)
     fetched = dict(page.evaluate(FIRST_FILES))
     code = _BENCH.code_bytes(list(fetched.items()))
     # The player's strings are part of the first board; the other languages are not.
-    languages = [name for name in ("ja", "zh") if f"/static/i18n-{name}.js" in code]
+    languages = [name for name in ("ja", "zh") if f"/static/strings/play.{name}.js" in code]
     assert languages == ([] if lang == "en" else [lang])
     assert all(size > 0 for size in code.values()), code
     assert sum(code.values()) <= BUDGET, (sum(code.values()), code)

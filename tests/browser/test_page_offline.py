@@ -103,7 +103,8 @@ def test_the_service_worker_controls_the_page_after_one_load(pages: Pages) -> No
     controlled(page)
     assert page.evaluate(OWN_CACHES) == [f"twenty48-{release_id(STATIC)}"]
     kept = page.evaluate(KEPT)
-    assert "/" in kept and "/static/app.js" in kept and "/static/i18n-ja.js" in kept
+    assert "/" in kept and "/static/app.js" in kept and "/static/strings/play.ja.js" in kept
+    assert "/static/strings/lastseen.en.js" in kept  # the stand-in board's words, shown offline
     assert not [path for path in kept if not path.startswith("/static/") and path != "/"]
     # Chromium sends the API's requests past the worker altogether (its static routes).
     page.reload()

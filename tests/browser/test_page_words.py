@@ -14,6 +14,8 @@ from test_review_view import NO_REVIEW_YET
 
 pytestmark = pytest.mark.browser
 
+JS = "text/javascript"
+
 
 def written(page: Page, iso: str) -> str:
     """A moment as the page's one date format writes it in English."""
@@ -65,7 +67,7 @@ def test_what_was_announced_before_the_pages_language_came_is_said_again_in_it(
 ) -> None:
     page = pages.open(service_workers="block")  # the strings' request is held, not the worker's copy
     score = game_over(page, live_server).score
-    held = hold_first(page, "**/i18n-zh.js")
+    held = hold_first(page, "**/strings/play.zh.js")
     page.goto("/?lang=zh")
     wait_held(page, held)
     page.wait_for_selector("#over", state="visible")  # the game came before the Chinese strings
@@ -73,3 +75,29 @@ def test_what_was_announced_before_the_pages_language_came_is_said_again_in_it(
     page.wait_for_function("() => document.documentElement.lang === 'zh'")
     expect(page.locator("#live")).to_have_text(f"游戏结束。最终分数 {score}")
     expect(page.locator("#final")).to_have_text(f"最终分数\uff1a{score}")
+
+
+def test_the_parts_already_shown_follow_a_change_of_language(pages: Pages) -> None:
+    # Each part's words come for the page's language only (strings/PART.LANG.js): a change of language
+    # fetches those of every part loaded so far before it retranslates them.
+    page = pages.open()
+    expect(page.locator("#daily .name")).to_have_text("Daily challenge")
+    page.click("#open-settings")
+    expect(page.locator("#settings [data-i18n=music]")).to_have_text("Music")
+    page.keyboard.press("Escape")
+    page.click("[data-lang=zh]")
+    expect(page.locator("#daily .name")).to_have_text("每日挑战")
+    expect(page.locator("#settings [data-i18n=music]")).to_have_text("音乐")
+    expect(page.locator("#settings [data-i18n=displayName]")).to_have_text("显示名称")  # player-ui.js's
+
+
+def test_a_word_missing_in_a_language_is_said_in_english(pages: Pages) -> None:
+    # A part's words come with English's, which stand in for a key its language lacks.
+    page = pages.open("/?lang=ja", service_workers="block")  # the route below sees every fetch
+    only_the_goal = 'export default { howGoal: "目的" };'
+    page.route("**/strings/howto.ja.js", lambda route: route.fulfill(content_type=JS, body=only_the_goal))
+    page.click("#how-to")
+    page.wait_for_selector("#how-to-play[open]")
+    topics = page.eval_on_selector_all("#how-to-play dt", "ts => ts.map((t) => t.textContent)")
+    assert topics == ["目的", "Keys", "Swipes", "Undo", "Hint"]
+    assert page.text_content("#how-to-title") == "遊び方"  # the play view's words, in Japanese

@@ -34,7 +34,7 @@ function lazy(load) {
 }
 const unloaded = () => hud.notice("loadFailed", {}, 5000);
 const use = (part, act) => part.get().then(act, unloaded);
-const solver = lazy(() => import("./autoplay.js").then(({ AutoPlay }) => new AutoPlay(queue, hud, settings)));
+const solver = lazy(() => import("./autoplay.js").then((m) => m.autoPlayer(queue, hud, settings)));
 const auto = {
   stop: () => solver.value?.stop() ?? false,
   set: (on) => solver.value?.set(on),
@@ -46,7 +46,7 @@ const newGame = () => use(dialog, (d) => d.request());
 // A question that cannot be asked is not a yes.
 const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
 const ask = (topic) => use(asker, (a) => a(topic)).then((yes) => yes === true);
-const daily = lazy(() => import("./daily.js").then((m) => new m.DailyEntry(queue, i18n, ask)));
+const daily = lazy(() => import("./daily.js").then((m) => m.dailyEntry(queue, i18n, ask)));
 const audio = lazy(() => import("./audio.js").then(({ Sound }) => sound.start(new Sound(settings))));
 // Fetched once the board is up (and after answers until there): the first Hint or New game is quick.
 const prefetch = () => [solver, dialog, daily, audio].forEach((part) => part.value || part.get().catch(() => {}));

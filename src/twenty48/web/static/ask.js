@@ -17,37 +17,9 @@ const HTML = `
   </div>
 </dialog>`;
 
-export const STRINGS = {
-  en: {
-    assistTitle: "Leave the leaderboard?",
-    assistText: "This game will no longer count for the leaderboard.",
-    assistYes: "Go ahead",
-    dailyTitle: "Play the daily challenge?",
-    dailyText: "The current game ends here and stays in your history.",
-    dailyYes: "Play it",
-  },
-  ja: {
-    assistTitle: "ランキングから外れますか？",
-    assistText: "このゲームはランキングに数えられなくなります。",
-    assistYes: "続ける",
-    dailyTitle: "デイリーチャレンジを遊びますか？",
-    dailyText: "今のゲームはここで終わり、履歴に残ります。",
-    dailyYes: "遊ぶ",
-  },
-  zh: {
-    assistTitle: "退出排行榜？",
-    assistText: "这局游戏将不再计入排行榜。",
-    assistYes: "继续",
-    dailyTitle: "开始每日挑战？",
-    dailyText: "当前游戏到此结束，并保留在历史记录中。",
-    dailyYes: "开始",
-  },
-};
-
 // ask("assist") resolves true when the player says yes, false on Cancel or Escape.
 export async function asker(i18n) {
-  await stylesheet("dialog.css").catch(() => {}); // unstyled, the question still reads
-  i18n.extend(STRINGS);
+  await Promise.all([stylesheet("dialog.css").catch(() => {}), i18n.load("ask")]); // unstyled, the question still reads
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("ask");
   $("ask-yes").addEventListener("click", () => dialog.close("yes"));

@@ -6,12 +6,6 @@ import { api } from "./api.js";
 import { ERROR } from "./facts.js";
 import { stylesheet } from "./settings-ui.js";
 
-const STRINGS = {
-  en: { hintIs: "Hint: {d}", hintsBusy: "The solver is busy with other hints; trying again in a moment." },
-  ja: { hintIs: "ヒント: {d}", hintsBusy: "ソルバーはほかのヒントを計算中です。少し待ってから再試行します。" },
-  zh: { hintIs: "提示：{d}", hintsBusy: "求解器正忙于其他提示，稍后将重试。" },
-};
-
 // The server's refusals of a hint while its solver is taken (503, and 429 for this player's own).
 const BUSY = new Set([ERROR.HINTS_BUSY, ERROR.HINT_IN_PROGRESS]);
 
@@ -38,9 +32,14 @@ function showHint(hud, answer) {
   hud.announce("hintIs", { d: hud.t(answer.best) });
 }
 
-export class AutoPlay {
+// Auto-play and the hint, once their words are in.
+export async function autoPlayer(queue, hud, settings) {
+  await hud.i18n.load("autoplay");
+  return new AutoPlay(queue, hud, settings);
+}
+
+class AutoPlay {
   constructor(queue, hud, settings) {
-    hud.i18n.extend(STRINGS);
     this.queue = queue;
     this.hud = hud;
     this.settings = settings;

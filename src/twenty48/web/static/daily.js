@@ -12,19 +12,13 @@ const REFRESH_MS = 60_000;
 // The entry stays hidden until it knows the day, and so until its look has come (or failed to).
 const styled = stylesheet("daily.css").catch(() => {});
 
-export const STRINGS = {
-  en: {
-    daily: "Daily challenge", dailyLeft: "{h}h {m}m left", dailyLeftM: "{m}m left", dailyRank: "#{n} today",
-  },
-  ja: {
-    daily: "デイリーチャレンジ", dailyLeft: "残り{h}時間{m}分", dailyLeftM: "残り{m}分", dailyRank: "今日{n}位",
-  },
-  zh: {
-    daily: "每日挑战", dailyLeft: "剩余{h}小时{m}分", dailyLeftM: "剩余{m}分钟", dailyRank: "今日第{n}名",
-  },
-};
+// The entry, once its words are in.
+export async function dailyEntry(queue, i18n, ask) {
+  await i18n.load("daily");
+  return new DailyEntry(queue, i18n, ask);
+}
 
-export class DailyEntry {
+class DailyEntry {
   constructor(queue, i18n, ask) {
     this.queue = queue;
     this.i18n = i18n;
@@ -32,7 +26,6 @@ export class DailyEntry {
     this.button = $("daily");
     this.info = null; // the server's last answer
     this.at = 0; // when it came (performance.now())
-    i18n.extend(STRINGS);
     this.button.addEventListener("click", () => this.play());
     queue.addEventListener("idle", () => this.seen());
     setInterval(() => this.render(), 30_000);

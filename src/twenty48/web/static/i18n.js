@@ -1,6 +1,7 @@
-// English, Japanese and Chinese. Elements name their text with data-i18n (content) and
-// data-i18n-label (aria-label and title); placeholders look like {n}, numbers written by number();
-// plural forms ({one, other}) follow {n}. Each language is a module, fetched for who reads it.
+// English, Japanese and Chinese: each part of the page has its words in strings/PART.LANG.js, fetched
+// by load(PART) in the reader's language and English (the fallback); the first board's ("play") in
+// the first only: its budget. Elements name their text with data-i18n (content) and data-i18n-label
+// (aria-label and title); placeholders look like {n}, numbers by number(); plurals ({one, other}) follow {n}.
 
 // Said even before (or without) a language's strings.
 const CORE = {
@@ -9,10 +10,8 @@ const CORE = {
   loadFailed: "This part of the page could not be loaded; check the connection and try again.",
 };
 const STRINGS = {};
-
-// Strings of parts of the page loaded later (views/strings.js), by language: kept apart because a
-// language's own strings may not have been fetched yet when a view adds its own.
-const EXTRA = {};
+const PARTS = new Set(["play"]);
+const fetchPart = async (part, lang) => Object.assign((STRINGS[lang] ??= {}), (await import(`./strings/${part}.${lang}.js`)).default);
 
 export const LANGUAGES = ["en", "ja", "zh"];
 
@@ -39,19 +38,20 @@ export class I18n {
   }
 
   t(key, vars = {}) {
-    let text = STRINGS[this.lang]?.[key] ?? EXTRA[this.lang]?.[key] ?? STRINGS.en?.[key] ?? EXTRA.en?.[key] ?? CORE[key] ?? "";
+    let text = STRINGS[this.lang]?.[key] ?? STRINGS.en?.[key] ?? CORE[key] ?? "";
     if (typeof text === "object") text = text[new Intl.PluralRules(this.lang).select(vars.n)] ?? text.other;
     return text.replace(/\{(\w+)\}/g, (_, name) => (typeof vars[name] === "number" ? this.number(vars[name]) : vars[name]));
   }
 
-  // Strings of a part of the page loaded later (views/strings.js), in the same shape as STRINGS.
-  extend(strings) {
-    for (const [lang, texts] of Object.entries(strings)) EXTRA[lang] = { ...EXTRA[lang], ...texts };
+  // Again if the language changed meanwhile; apply() knows it once in.
+  async load(part) {
+    for (let lang; lang !== this.lang; ) await Promise.all([fetchPart(part, (lang = this.lang)), fetchPart(part, "en")]);
+    PARTS.add(part);
   }
 
-  // Shows the page in `lang`, fetching its strings the first time.
+  // Shows the page in `lang`, with every part's words (also one added meanwhile).
   async apply(lang) {
-    STRINGS[lang] ??= (await import(`./i18n-${lang}.js`)).default;
+    for (let parts = []; parts.length < PARTS.size; ) await Promise.all((parts = [...PARTS]).map((p) => fetchPart(p, lang)));
     this.lang = lang;
     document.documentElement.lang = lang;
     this.translate(document);

@@ -7,11 +7,6 @@ import { api } from "./api.js";
 import { stylesheet } from "./settings-ui.js";
 
 const KEY = "twenty48.last";
-const STRINGS = {
-  en: { lastSeen: "Last seen here: may not be current" },
-  ja: { lastSeen: "この端末で最後に見た盤面です（最新とは限りません）" },
-  zh: { lastSeen: "本设备上次看到的棋盘（可能不是最新）" },
-};
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,8 +38,7 @@ function read() {
 export async function standIn(queue, hud, i18n) {
   const saved = read();
   if (!saved || queue.state) return;
-  i18n.extend(STRINGS);
-  await stylesheet("lastseen.css");
+  await Promise.all([i18n.load("lastseen"), stylesheet("lastseen.css")]);
   const frame = document.getElementById("frame");
   const label = Object.assign(document.createElement("p"), { className: "last-seen", textContent: i18n.t("lastSeen") });
   label.dataset.i18n = "lastSeen";

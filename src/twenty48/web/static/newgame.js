@@ -8,28 +8,6 @@ import { SIZES, sizeName } from "./sizes.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The dialog's own words, added to i18n.js's when it is built: the first board does without them.
-const STRINGS = {
-  en: {
-    confirmTitle: "Start a new game?", confirmText: "The current game ends here and stays in your history.",
-    classicRules: "New tiles are 2s and 4s; every move slides the whole board.",
-    mergeRules: "New tiles can be bigger as your largest tile grows; a swipe that starts on a tile moves only that tile.",
-    boardSize: "Board size",
-  },
-  ja: {
-    confirmTitle: "新しいゲームを始めますか？", confirmText: "今のゲームはここで終わり、履歴に残ります。",
-    classicRules: "新しいタイルは2か4です。どの操作でも盤面全体が動きます。",
-    mergeRules: "最大のタイルが大きくなるほど新しいタイルも大きくなり得ます。タイルから始めたスワイプはそのタイルだけを動かします。",
-    boardSize: "盤面サイズ",
-  },
-  zh: {
-    confirmTitle: "开始新游戏？", confirmText: "当前游戏将在此结束，并保留在历史记录中。",
-    classicRules: "新方块是 2 或 4；每次移动都滑动整个棋盘。",
-    mergeRules: "最大方块越大，新出现的方块可能越大；从方块开始的滑动只移动该方块。",
-    boardSize: "棋盘大小",
-  },
-};
-
 const HTML = `
 <dialog id="confirm" aria-labelledby="confirm-title">
   <h2 id="confirm-title" data-i18n="confirmTitle">Start a new game?</h2>
@@ -50,8 +28,8 @@ const HTML = `
 // the settings dialog is: the first board does not need it.
 export async function newGameDialog(queue, auto, i18n) {
   // Unstyled choices are better than no dialog when the stylesheet cannot be fetched.
-  await Promise.all([stylesheet("dialog.css"), stylesheet("newgame.css")]).catch(() => {});
-  i18n.extend(STRINGS);
+  const styled = Promise.all([stylesheet("dialog.css"), stylesheet("newgame.css")]).catch(() => {});
+  await Promise.all([styled, i18n.load("newgame")]);
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = $("confirm");
   const radios = [...dialog.querySelectorAll("[name=variant]")];

@@ -1,63 +1,10 @@
 // The settings dialog's player section: the display name (checked by the server, whose reasons are
 // shown in the page's language), hiding from the leaderboards, and moving to another device with a
-// one-time code. Loaded with the settings dialog. A name is only ever set as textContent or value.
+// one-time code. Loaded with the settings dialog, whose words (strings/settings.*.js) are its too. A
+// name is only ever set as textContent or value.
 
 import { call } from "./api.js";
-import { ERROR, NAME_INPUT_MAX_LENGTH, NAME_MAX_LENGTH, TRANSFER_CODE_MAX_LENGTH } from "./facts.js";
-
-const STRINGS = {
-  en: {
-    player: "Player", displayName: "Display name", saveName: "Save", nameSaved: "Saved: you are {name}. A daily challenge counts under the name you had when you started it.",
-    nameCleared: "Your name is removed: you are anonymous, off the leaderboards.",
-    anonymousNote: "Without a name you play anonymously and are not on the leaderboards.",
-    hideMe: "Hide me from the leaderboards", hostHidden: "The host has hidden you from the leaderboards.",
-    name_empty: "A name needs at least one character.", name_too_long: `A name has at most ${NAME_MAX_LENGTH} characters.`,
-    name_no_letter: "A name needs at least one letter or digit.",
-    name_spaces: "No space at the start or end, and never two in a row.",
-    name_character: "A name cannot hold {c}: only letters, digits, single spaces and _ - . are allowed.",
-    charShown: "“{ch}” ({about})", charHidden: "an invisible character ({about})",
-    name_taken: "Someone else has that name.", invalid_request: "That name cannot be used.",
-    moveDevice: "Move to another device", showCode: "Get a code",
-    codeIs: "On the other device, enter this code within 15 minutes (it works once):",
-    enterCode: "Code from your other device", useCode: "Use code", claimed: "This device is now that player.",
-    code_unknown: "There is no such code.", code_expired: "That code has expired; get a new one.",
-    code_used: "That code was used already; get a new one.", too_many_claims: "Too many tries; wait a minute.",
-  },
-  ja: {
-    player: "プレイヤー", displayName: "表示名", saveName: "保存", nameSaved: "保存しました: {name}。デイリーチャレンジは、始めたときの名前で記録されます。",
-    nameCleared: "名前を消しました。匿名になり、ランキングには載りません。",
-    anonymousNote: "名前がないと匿名でプレイし、ランキングには載りません。",
-    hideMe: "ランキングに表示しない", hostHidden: "ホストによりランキングから非表示にされています。",
-    name_empty: "名前は1文字以上にしてください。", name_too_long: `名前は${NAME_MAX_LENGTH}文字までです。`,
-    name_no_letter: "名前には文字か数字を1つ以上入れてください。",
-    name_spaces: "先頭・末尾の空白や、連続した空白は使えません。",
-    name_character: "{c}は名前に使えません。使えるのは文字・数字・単独の空白・_ - . だけです。",
-    charShown: "「{ch}」（{about}）", charHidden: "見えない文字（{about}）",
-    name_taken: "その名前はほかの人が使っています。", invalid_request: "その名前は使えません。",
-    moveDevice: "別の端末に移る", showCode: "コードを取得",
-    codeIs: "別の端末で15分以内にこのコードを入力してください（1回だけ使えます）:",
-    enterCode: "別の端末のコード", useCode: "コードを使う", claimed: "この端末はそのプレイヤーになりました。",
-    code_unknown: "そのコードはありません。", code_expired: "コードの期限が切れました。新しく取得してください。",
-    code_used: "そのコードは使用済みです。新しく取得してください。", too_many_claims: "試行が多すぎます。1分待ってください。",
-  },
-  zh: {
-    player: "玩家", displayName: "显示名称", saveName: "保存", nameSaved: "已保存：你是 {name}。每日挑战记在你开始它时所用的名称下。",
-    nameCleared: "名称已删除：你现在是匿名玩家，不在排行榜上。",
-    anonymousNote: "没有名称时你以匿名方式游戏，不会出现在排行榜上。",
-    hideMe: "不在排行榜上显示我", hostHidden: "主持人已将你从排行榜上隐藏。",
-    name_empty: "名称至少需要一个字符。", name_too_long: `名称最多 ${NAME_MAX_LENGTH} 个字符。`,
-    name_no_letter: "名称至少需要一个字母或数字。",
-    name_spaces: "开头和结尾不能有空格，也不能连续两个空格。",
-    name_character: "名称中不能有{c}：只能使用字母、数字、单个空格和 _ - .。",
-    charShown: "“{ch}”（{about}）", charHidden: "不可见字符（{about}）",
-    name_taken: "这个名称已被别人使用。", invalid_request: "这个名称不能使用。",
-    moveDevice: "转移到另一台设备", showCode: "获取代码",
-    codeIs: "请在 15 分钟内在另一台设备上输入此代码（只能用一次）：",
-    enterCode: "另一台设备上的代码", useCode: "使用代码", claimed: "此设备现在就是那位玩家。",
-    code_unknown: "没有这个代码。", code_expired: "代码已过期，请重新获取。",
-    code_used: "代码已被使用，请重新获取。", too_many_claims: "尝试次数过多，请等一分钟。",
-  },
-};
+import { ERROR, NAME_INPUT_MAX_LENGTH, TRANSFER_CODE_MAX_LENGTH } from "./facts.js";
 
 const HTML = `
 <section class="player" aria-labelledby="player-title">
@@ -90,15 +37,14 @@ function character(i18n, { character: char = "", character_name: name }) {
   return i18n.t(/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(char) ? "charShown" : "charHidden", { ch: char, about });
 }
 
-// The message for a refusal: the page's own words for the server's code (its key in STRINGS), else
-// the server's sentence.
+// The message for a refusal: the page's own words for the server's code (a key of the settings'
+// words, and of no other part's: tests/test_page_strings.py), else the server's sentence.
 function refusal(i18n, error) {
-  if (!Object.hasOwn(STRINGS.en, error.code)) return i18n.t("refused", { d: error.message });
-  return i18n.t(error.code, { c: error.code === ERROR.NAME_CHARACTER ? character(i18n, error.answer) : "" });
+  const c = error.code === ERROR.NAME_CHARACTER ? character(i18n, error.answer) : "";
+  return i18n.t(error.code, { c }) || i18n.t("refused", { d: error.message });
 }
 
 export function playerSection(dialog, i18n) {
-  i18n.extend(STRINGS);
   dialog.querySelector(".row:last-child").insertAdjacentHTML("beforebegin", HTML);
   const part = (name) => dialog.querySelector(`[data-part="${name}"]`);
   const input = dialog.querySelector("#display-name");

@@ -5,21 +5,6 @@
 import { playerSection } from "./player-ui.js";
 import { highContrast, moreContrast as system, stylesheet } from "./settings-ui.js";
 
-const STRINGS = {
-  en: {
-    music: "Music", effects: "Sound effects", volume: "Volume", contrast: "High-contrast tiles", theme: "Theme", system: "System",
-    light: "Light", dark: "Dark", speed: "Auto-play speed", slow: "Slow", normal: "Normal", fast: "Fast",
-  },
-  ja: {
-    music: "BGM", effects: "効果音", volume: "音量", contrast: "高コントラストのタイル", theme: "テーマ", system: "システム",
-    light: "ライト", dark: "ダーク", speed: "自動プレイの速さ", slow: "遅い", normal: "普通", fast: "速い",
-  },
-  zh: {
-    music: "音乐", effects: "音效", volume: "音量", contrast: "高对比度方块", theme: "主题", system: "跟随系统",
-    light: "浅色", dark: "深色", speed: "自动速度", slow: "慢", normal: "中", fast: "快",
-  },
-};
-
 const HTML = `
 <dialog id="settings" aria-labelledby="settings-title">
   <h2 id="settings-title" data-i18n="settings">Settings</h2>
@@ -45,8 +30,8 @@ const HTML = `
 // `highContrast(settings)`: whether the tiles are high-contrast now; `system`: the media query that
 // turns them on when the player did not choose.
 export async function settingsDialog(settings, i18n) {
-  await Promise.all([stylesheet("dialog.css"), stylesheet("settings-view.css")]);
-  i18n.extend(STRINGS);
+  // The player section's words (player-ui.js) come with the dialog's: one part, one fetch.
+  await Promise.all([stylesheet("dialog.css"), stylesheet("settings-view.css"), i18n.load("settings")]);
   document.body.insertAdjacentHTML("beforeend", HTML);
   const dialog = document.getElementById("settings");
   i18n.translate(dialog);

@@ -13,6 +13,8 @@ const SPEEDS = [1, 2, 5, 10, 25]; // moves per second
 const DEFAULT_SPEED = 5;
 const LEAP = 100; // moves skipped by Page Up / Page Down
 const SVG = "http://www.w3.org/2000/svg";
+// The player's buttons show signs, not words: one set for every language (their labels are words).
+const ICONS = { play: "▶", pause: "❚❚", first: "|◀", back: "◀ 1", forward: "1 ▶", last: "▶|" };
 // Arrow heads from the board's centre (a 100 x 100 box), per direction.
 const HEADS = { up: [50, 18], down: [50, 82], left: [18, 50], right: [82, 50] };
 
@@ -101,7 +103,7 @@ export class ReplayView {
     this.message = element("p", { class: "message", role: "status" });
 
     const button = (part, key, act) => {
-      const el = element("button", { class: "btn", "data-part": part, "aria-label": this.t(key), title: this.t(key) }, this.t(`${key}Icon`));
+      const el = element("button", { class: "btn", "data-part": part, "aria-label": this.t(key), title: this.t(key) }, ICONS[key]);
       el.addEventListener("click", act);
       return el;
     };
@@ -269,7 +271,7 @@ export class ReplayView {
     if (this.target >= this.last) this.go(0);
     this.playing = true;
     this.playButton.setAttribute("aria-pressed", "true");
-    this.playButton.textContent = this.t("pauseIcon");
+    this.playButton.textContent = ICONS.pause;
     this.playButton.setAttribute("aria-label", this.t("pause"));
     this.tick();
   }
@@ -279,7 +281,7 @@ export class ReplayView {
     if (!this.playing) return;
     this.playing = false;
     this.playButton.setAttribute("aria-pressed", "false");
-    this.playButton.textContent = this.t("playIcon");
+    this.playButton.textContent = ICONS.play;
     this.playButton.setAttribute("aria-label", this.t("play"));
   }
 

@@ -6,8 +6,8 @@
 // table of the same numbers behind it), the moves after which the chance fell most, and folded
 // below them every move graded below good; each opens the replay viewer at the position it was
 // played from, with the played and the better move drawn on the board
-// (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the hint's words (i18n.js g*), from the one
-// formula the server uses for both.
+// (#/replay/GAME/MOVE/PLAYED/BEST). The grades are the hint's words (strings/play.*.js g*), from
+// the one formula the server uses for both.
 
 import { call } from "../api.js";
 import { ERROR, GRADES } from "../facts.js";
@@ -214,9 +214,8 @@ export class ReviewView {
       return section;
     }
     const folded = section.appendChild(element("details", { class: "below-good" }));
-    // English says "the 1 move"; Japanese and Chinese have one form (their rules never pick "one").
-    const one = new Intl.PluralRules(this.i18n.lang).select(below.length) === "one";
-    folded.append(element("summary", {}, this.t(one ? "belowGoodOne" : "belowGood", { n: below.length })));
+    // English says "the 1 move" (a plural form); Japanese and Chinese have one form.
+    folded.append(element("summary", {}, this.t("belowGood", { n: below.length })));
     const list = folded.appendChild(element("ol", { class: "mistake-list" }));
     for (const m of below) {
       const text = this.t("mistakeItem", { n: m.n, played: this.move(m.played), best: this.move(m.best), loss: m.loss });

@@ -14,7 +14,6 @@ import { LeaderboardView } from "./leaderboard.js";
 import { ReplayView } from "./replay.js";
 import { ReviewView } from "./review.js";
 import { StatsView } from "./stats.js";
-import { STRINGS } from "./strings.js";
 
 // A game id the page holds exactly (up to 15 digits: a Number is exact below 2**53); 0 and longer
 // ones name no game.
@@ -104,9 +103,9 @@ class Views {
   }
 }
 
-// The views, once their stylesheet is in (so nothing shows unstyled first).
+// The views, once their words and stylesheet are in (so nothing shows unstyled first).
 export async function mount(context) {
-  context.i18n.extend(STRINGS);
-  await Promise.all([stylesheet("views/views.css"), stylesheet("dialog.css")]).catch(() => {}); // unstyled is still usable
+  const styled = Promise.all([stylesheet("views/views.css"), stylesheet("dialog.css")]).catch(() => {}); // unstyled is still usable
+  await Promise.all([styled, context.i18n.load("views")]);
   return new Views(context);
 }

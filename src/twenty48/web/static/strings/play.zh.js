@@ -1,4 +1,3 @@
-// Chinese, loaded only when the page shows it (see i18n.js).
 export default {
   history: "历史", statistics: "统计", leaderboard: "排行榜",
   score: "分数", best: "最高分", moves: "步数", newGame: "新游戏", newShort: "新游戏", undo: "撤销", hint: "提示",

@@ -1,4 +1,3 @@
-// Japanese, loaded only when the page shows it (see i18n.js).
 export default {
   history: "履歴", statistics: "統計", leaderboard: "ランキング",
   score: "スコア", best: "ベスト", moves: "手数", newGame: "新しいゲーム", newShort: "新規ゲーム", undo: "戻す",

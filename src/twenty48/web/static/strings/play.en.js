@@ -1,4 +1,3 @@
-// English, fetched like the other languages for the player who reads it (see i18n.js).
 export default {
   history: "History", statistics: "Statistics", leaderboard: "Leaderboard",
   score: "Score", best: "Best", moves: "Moves", newGame: "New game", newShort: "New game", undo: "Undo", hint: "Hint",

@@ -1,0 +1,3 @@
+export default {
+  daily: "Daily challenge", dailyLeft: "{h}h {m}m left", dailyLeftM: "{m}m left", dailyRank: "#{n} today",
+};

@@ -1,0 +1,3 @@
+export default {
+  lastSeen: "Last seen here: may not be current",
+};

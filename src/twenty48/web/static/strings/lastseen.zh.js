@@ -1,0 +1,3 @@
+export default {
+  lastSeen: "本设备上次看到的棋盘（可能不是最新）",
+};
