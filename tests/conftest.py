@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from glob import glob
 from multiprocessing.process import BaseProcess
@@ -50,8 +51,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if kind is not None:
             item.add_marker(kind)
     # Sync Playwright keeps an event loop running in the main thread; async tests (Textual's
-    # pilot) that run after it fail. Browser tests therefore run last, in their collected order.
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    # pilot) that run after it fail. Browser tests therefore run last: the files with the most tests
+    # first, so that the two workers end on short files together instead of one running a long file
+    # alone while the other waits (a file stays on one worker; ties keep their collected order).
+    per_file = Counter(item.path for item in items if item.get_closest_marker("browser"))
+    items.sort(key=lambda item: (item.path in per_file, -per_file[item.path]))
 
 
 def _kind(item: pytest.Item) -> str | None:
