@@ -199,10 +199,14 @@ def postgres_server() -> Iterator[PostgresServer]:
     data = root / "data"
     quiet = {"check": True, "cwd": "/", "stdout": subprocess.DEVNULL, "stderr": subprocess.STDOUT}
     subprocess.run(
-        [*as_user, bin_dir / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8"], **quiet
+        [*as_user, bin_dir / "initdb", "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "-N"],
+        **quiet,
     )
     ctl = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log")]
-    options = ["-o", f"-k {root} -p 5432 -c listen_addresses=''"]
+    # A throwaway cluster need not survive the machine's crash: no fsync (initdb's, -N, or the server's).
+    # Every commit still waits for its log to be written (the store asks synchronous_commit=on), so
+    # what a test commits survives the server's own crash, which is what a restart here makes.
+    options = ["-o", f"-k {root} -p 5432 -c listen_addresses='' -c fsync=off"]
     subprocess.run([*ctl, *options, "-w", "start"], **quiet)
     try:
         yield PostgresServer(f"postgresql://postgres@/postgres?host={root}&port=5432", [*ctl, *options])
