@@ -51,16 +51,19 @@ MEMORY_ROOM = 1 << 30
 
 
 def _temporary_files_in_memory() -> None:
-    """Put pytest's temporary directories (``tmp_path``) in memory where the machine has room: the
-    store fsyncs every commit as it must, and on a disk that is most of what a store test costs
-    (the SQLite cases of test_history, test_leaderboards and test_store: 24 s on disk, 3 s in
-    memory). What the store does is the same; only the machine's crash, which no test makes, would
-    lose more. ``PYTEST_DEBUG_TEMPROOT`` or ``--basetemp`` set by hand win."""
+    """Put pytest's temporary directories (``tmp_path``) and this process's (``tempfile``) in
+    memory where the machine has room: the store fsyncs every commit as it must, and on a disk that
+    is most of what a store test costs (the SQLite cases of test_history, test_leaderboards and
+    test_store: 24 s on disk, 3 s in memory). What the store does is the same; only the machine's
+    crash, which no test makes, would lose more. ``PYTEST_DEBUG_TEMPROOT`` set by
+    hand wins (and ``--basetemp``, for ``tmp_path``)."""
     if "PYTEST_DEBUG_TEMPROOT" in os.environ or not os.access(MEMORY_TEMPROOT, os.W_OK):
         return
     room = os.statvfs(MEMORY_TEMPROOT)
     if room.f_bavail * room.f_frsize >= MEMORY_ROOM:
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(MEMORY_TEMPROOT)
+        # And the directories a test makes itself (a store for each of hypothesis's examples).
+        tempfile.tempdir = str(MEMORY_TEMPROOT)
 
 
 _temporary_files_in_memory()
