@@ -24,6 +24,11 @@ from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.browser
 
+#: These tests hold or refuse the page's moves with routes; a service worker taking over the page
+#: while one waits can keep its request from the route (Playwright's docs: block workers where routes
+#: intercept), which once left a test with "no request to hold". The worker has tests of its own.
+NO_WORKER = {"service_workers": "block"}
+
 # Counts the sliding copies the page puts up, so that a test can tell one slide from a restarted one.
 COUNT_GHOSTS = """() => { window.ghosts = 0;
   new MutationObserver((records) => { for (const r of records) window.ghosts += r.addedNodes.length; })
@@ -50,7 +55,7 @@ def slides_shown(page: Page) -> list[list[int]]:
 
 
 def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server: LiveServer) -> None:
-    page = pages.open()
+    page = pages.open(**NO_WORKER)
     game = prepare(page, live_server, OPEN)
     forecast = server_state(page)["forecast"]["left"]["slides"]
     page.evaluate(COUNT_GHOSTS)
@@ -75,7 +80,7 @@ def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server:
 
 
 def test_the_answer_adds_the_spawn_and_the_score(pages: Pages, live_server: LiveServer) -> None:
-    page = pages.open()
+    page = pages.open(**NO_WORKER)
     game = prepare(page, live_server, OPEN)
     held = hold_first(page, "**/move")
     page.keyboard.press("ArrowLeft")
@@ -94,7 +99,7 @@ def test_the_answer_adds_the_spawn_and_the_score(pages: Pages, live_server: Live
 
 
 def test_an_answer_that_disagrees_snaps_to_the_servers_board(pages: Pages, live_server: LiveServer) -> None:
-    page = pages.open(allow_errors=True)  # the browser logs the refused move's 409
+    page = pages.open(allow_errors=True, **NO_WORKER)  # the browser logs the refused move's 409
     prepare(page, live_server, OPEN)
     state = server_state(page)
     # Another tab moves first: the page's forecast is for a board the server no longer has.
@@ -119,7 +124,7 @@ def test_an_answer_that_disagrees_snaps_to_the_servers_board(pages: Pages, live_
 def test_an_unreachable_server_slides_the_move_back_until_it_is_sent(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open(allow_errors=True)  # the browser logs the refused connection
+    page = pages.open(allow_errors=True, **NO_WORKER)  # the browser logs the refused connection
     game = prepare(page, live_server, OPEN)
     refused: list[str] = []
 

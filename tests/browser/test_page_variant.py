@@ -61,7 +61,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     merge = server_state(page)
     assert first["id"] == 0 and merge["id"] > 0
     assert merge["variant"] == "merge"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Merge 2048 · 4\u00d74'")
+    page.wait_for_function("() => document.querySelector('#mode').textContent === 'Merge 2048 · 4\u00d74'")
     assert page.get_attribute("#mode", "data-variant") == "merge"
     assert "moves only that tile" in (page.text_content("#help") or "")
     settled(page, 0)
@@ -89,7 +89,7 @@ def test_the_mode_selector_on_new_game(pages: Pages, live_server: LiveServer) ->
     page.click("#confirm-yes")
     wait_until(lambda: server_state(page)["revision"] != before)  # unplayed: replaced in place
     assert server_state(page)["variant"] == "classic"
-    page.wait_for_function("document.querySelector('#mode').textContent === 'Classic · 4\u00d74'")
+    page.wait_for_function("() => document.querySelector('#mode').textContent === 'Classic · 4\u00d74'")
     # Cancelling changes nothing.
     page.click("#mode")
     page.click("#confirm-no")
