@@ -86,8 +86,7 @@ VERSION_TABLE = "twenty48_schema"
 #: no table holds): PostgreSQL flushes the log at a commit only for a transaction that wrote to it.
 DURABLE = (
     "BEGIN ISOLATION LEVEL READ COMMITTED",
-    "SELECT set_config('synchronous_commit', 'on', true),"
-    " pg_logical_emit_message(true, 'twenty48', 'flush')",
+    "SELECT set_config('synchronous_commit', 'on', true), pg_logical_emit_message(true, 'twenty48', '')",
     "COMMIT",
 )
 

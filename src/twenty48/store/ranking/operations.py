@@ -158,25 +158,25 @@ class Ranking:
         rows = self._rows
         with rows.write() as db:
             found = self._pending_id(db, player_id, game)
-            if found is not None:
-                row, stored = rows.load_for_action(db, player_id, found, revision)
-                return self._games.play(
-                    db, row, stored, direction, cell, auto=auto, today=today, game_copy=False
-                )
-            # The store keeps its own copy, and plays the move on it: ``game`` stays as it was.
-            found = rows.insert(db, player_id, game.copy(), ranked=True)
+            inserted = found is None
+            if found is None:
+                # The store keeps its own copy, and plays the move on it: ``game`` stays as it was.
+                found = rows.insert(db, player_id, game.copy(), ranked=True)
             try:
                 row, stored = rows.load_for_action(db, player_id, found, revision)
                 return self._games.play(
                     db, row, stored, direction, cell, auto=auto, today=today, game_copy=False
                 )
             except GameConflictError as exc:
+                if not inserted:
+                    raise
                 # Refused before anything but the game was written: the game stays stored, as
                 # adopting it alone leaves it, and the error carries it as stored.
                 refused = exc
             except BaseException:
-                # Rolled back with the game's row, whose id may be given again: not kept in the cache.
-                rows.forget(found)
+                if inserted:
+                    # Rolled back with the game's row, whose id may be given again: not cached.
+                    rows.forget(found)
                 raise
         raise refused
 
