@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pagetools import LiveServer, Pages, serving
+from pagetools import Gate, LiveServer, Pages, serving
 from playwright.sync_api import Browser
 
 from twenty48.ai import warm_up
@@ -42,8 +42,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     threading.Thread(target=warm_up, name="twenty48-warm-solver", daemon=True).start()
     # Every test's browser is a new player, all from 127.0.0.1: more than a server takes from one
     # address by default.
-    with serving(create_app(store, limits=Limits(new_players_per_hour=100_000))) as url:
-        yield LiveServer(url, store)
+    gate = Gate(create_app(store, limits=Limits(new_players_per_hour=100_000)))
+    with serving(gate) as url:
+        yield LiveServer(url, store, gate)
     store.close()
 
 
@@ -59,4 +60,6 @@ def pages(browser: Browser, live_server: LiveServer) -> Iterator[Pages]:
     opened = Pages(browser, live_server)
     yield opened
     problems = opened.close()
+    if live_server.gate is not None:
+        live_server.gate.release_all()
     assert not problems, f"console errors: {problems}"

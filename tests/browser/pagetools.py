@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from twenty48.game import Game
 from twenty48.rules import Board
@@ -26,8 +27,64 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 667}
 
 
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The longest a request is held when its test forgets it (the test has failed by then).
+HOLD_LIMIT_S = 120
+
+
+class Held:
+    """A request held at the server: ``continue_()`` lets the app answer it."""
+
+    def __init__(self) -> None:
+        self._go = threading.Event()
+
+    def continue_(self) -> None:
+        self._go.set()
+
+    async def wait(self) -> None:
+        await asyncio.to_thread(self._go.wait, HOLD_LIMIT_S)
+
+
+class Gate:
+    """The test server's front (ASGI): holds the first request of one page that a test names until
+    the test lets it go on, as a slow server would. Held at the server rather than by Playwright's
+    routing, which twice in one CI run never saw a move request the page sent."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._holds: list[tuple[bytes, Callable[[str], bool], list[Held]]] = []
+
+    def hold(self, cookie: bytes, matches: Callable[[str], bool]) -> list[Held]:
+        held: list[Held] = []
+        self._holds.append((cookie, matches, held))
+        return held
+
+    def release_all(self) -> None:
+        for _, _, held in self._holds:
+            for request in held:
+                request.continue_()
+        self._holds.clear()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self._holds:
+            query = scope["query_string"].decode()
+            url = scope["path"] + (f"?{query}" if query else "")
+            cookies = b";".join(value for name, value in scope["headers"] if name == b"cookie")
+            for cookie, matches, held in self._holds:
+                if not held and cookie in cookies and matches(url):
+                    request = Held()
+                    held.append(request)
+                    await request.wait()
+                    break
+        await self.app(scope, receive, send)
+
+
 @contextmanager
-def serving(app: FastAPI, port: int = 0) -> Iterator[str]:
+def serving(app: App, port: int = 0) -> Iterator[str]:
     """Serve ``app`` on loopback (``port``, or a free one) in a background thread; yields its URL. The
     same port can serve another app afterwards (a second release of the page)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -55,6 +112,7 @@ def serving(app: FastAPI, port: int = 0) -> Iterator[str]:
 class LiveServer:
     url: str
     store: Store
+    gate: Gate | None = None
 
 
 @dataclass
@@ -228,19 +286,22 @@ def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
         time.sleep(0.02)
 
 
-def hold_first(page: Page, pattern: str | Callable[[str], bool]) -> list[Route]:
-    """Hold the first request ``pattern`` matches until the test releases it (``held[0]``);
-    later ones pass."""
-    held: list[Route] = []
-    page.route(pattern, lambda route: route.continue_() if held else held.append(route))
-    return held
+def hold_first(page: Page, server: LiveServer, pattern: str | Callable[[str], bool]) -> list[Held]:
+    """Hold at the server the first request of ``page`` (by its player's cookie) whose path and
+    query match ``pattern`` (a glob, or a test), until the test releases it
+    (``held[0].continue_()``); later ones pass."""
+    assert server.gate is not None, "this server has no gate"
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE_NAME)
+    matches = pattern if callable(pattern) else lambda url: fnmatchcase(url, pattern)
+    return server.gate.hold(f"{COOKIE_NAME}={token}".encode(), matches)
 
 
-def wait_held(page: Page, held: list[Route], timeout: float = 15.0) -> None:
-    """Wait until a held request arrives; route handlers run only while Playwright is called, so
-    this pumps it. Fails (never hangs) when none comes."""
+def wait_held(page: Page, held: list[Held], timeout: float = 15.0) -> None:
+    """Wait until a held request has reached the server. Fails (never hangs) when none comes,
+    saying what the page fetched meanwhile."""
     deadline = time.monotonic() + timeout
     while not held:
         if time.monotonic() > deadline:
-            raise AssertionError("the page sent no request to hold")
+            fetched = page.evaluate("performance.getEntriesByType('resource').slice(-5).map((e) => e.name)")
+            raise AssertionError(f"the page sent no request to hold; its last fetches: {fetched}")
         page.wait_for_timeout(10)

@@ -189,7 +189,7 @@ def test_auto_play_goes_on_after_adopting_another_tabs_move(pages: Pages, live_s
     page = pages.open()
     prepare(page, live_server, OPEN)
     # The first hint only: its answer is for a position the tab then leaves.
-    held = hold_first(page, lambda url: "/hint" in url)
+    held = hold_first(page, live_server, lambda url: "/hint" in url)
     page.click("#auto")
     wait_held(page, held)
     state = server_state(page)
@@ -300,7 +300,8 @@ def test_an_undo_the_server_rejects_keeps_the_page_on_its_game(pages: Pages, liv
     page = pages.open(allow_errors=True)  # the browser logs the 409
     # Left and up change nothing: queued behind them, undo finds nothing to take back.
     game = prepare(page, live_server, [[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
-    held = hold_first(page, "**/move")  # the first move only, so that the keys after it are queued
+    # The first move only, so that the keys after it are queued.
+    held = hold_first(page, live_server, "**/move")
     undos: list[Response] = []
     page.on("response", lambda r: undos.append(r) if r.url.endswith("/undo") else None)
     page.keyboard.press("ArrowLeft")

@@ -24,9 +24,9 @@ from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.browser
 
-#: These tests hold or refuse the page's moves with routes; a service worker taking over the page
-#: while one waits can keep its request from the route (Playwright's docs: block workers where routes
-#: intercept), which once left a test with "no request to hold". The worker has tests of its own.
+#: One test refuses the page's moves with a route; a service worker taking over the page meanwhile
+#: can keep its request from the route (Playwright's docs: block workers where routes intercept).
+#: The worker has tests of its own.
 NO_WORKER = {"service_workers": "block"}
 
 # Counts the sliding copies the page puts up, so that a test can tell one slide from a restarted one.
@@ -59,7 +59,7 @@ def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server:
     game = prepare(page, live_server, OPEN)
     forecast = server_state(page)["forecast"]["left"]["slides"]
     page.evaluate(COUNT_GHOSTS)
-    held = hold_first(page, "**/move")
+    held = hold_first(page, live_server, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     # The answer is held back, and the tiles already slide, each by the forecast's slide.
@@ -82,7 +82,7 @@ def test_a_key_press_slides_before_the_answer_arrives(pages: Pages, live_server:
 def test_the_answer_adds_the_spawn_and_the_score(pages: Pages, live_server: LiveServer) -> None:
     page = pages.open(**NO_WORKER)
     game = prepare(page, live_server, OPEN)
-    held = hold_first(page, "**/move")
+    held = hold_first(page, live_server, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     page.wait_for_function(SLIDING, polling="raf")
@@ -107,7 +107,7 @@ def test_an_answer_that_disagrees_snaps_to_the_servers_board(pages: Pages, live_
         f"/api/games/{state['id']}/move", data={"direction": "down", "revision": state["revision"]}
     )
     assert other.ok
-    held = hold_first(page, "**/move")
+    held = hold_first(page, live_server, "**/move")
     page.keyboard.press("ArrowLeft")
     wait_held(page, held)
     page.wait_for_function(SLIDING, polling="raf")

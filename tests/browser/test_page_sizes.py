@@ -99,7 +99,7 @@ def test_slides_land_on_their_cells_on_a_6x6(pages: Pages, live_server: LiveServ
     game = prepare(page, live_server, LARGE)
     slides = server_state(page)["forecast"]["down"]["slides"]
     assert slides
-    held = hold_first(page, "**/move")
+    held = hold_first(page, live_server, "**/move")
     page.keyboard.press("ArrowDown")
     wait_held(page, held)
     page.wait_for_function("() => document.querySelectorAll('#fx .ghost').length > 0")

@@ -67,7 +67,7 @@ def test_what_was_announced_before_the_pages_language_came_is_said_again_in_it(
 ) -> None:
     page = pages.open(service_workers="block")  # the strings' request is held, not the worker's copy
     score = game_over(page, live_server).score
-    held = hold_first(page, "**/strings/play.zh.js")
+    held = hold_first(page, live_server, "**/strings/play.zh.js")
     page.goto("/?lang=zh")
     wait_held(page, held)
     page.wait_for_selector("#over", state="visible")  # the game came before the Chinese strings
