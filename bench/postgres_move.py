@@ -19,7 +19,11 @@ a player's. Measured per move:
   (``twenty48``), and the standard library it calls (JSON, dates, locks);
 - ``postgres_cpu_ms``: the CPU of every process of the cluster (``/proc``), when the cluster is
   the throwaway one; and ``postgres_exec_ms``, the statements' own planning and execution time
-  (``pg_stat_statements``), either way.
+  (``pg_stat_statements``), either way;
+- ``driver_us``: what psycopg costs the client apart from any statement's work, on a table of its
+  own in the same pipeline mode: a statement sent without waiting (``statement``), and one waited
+  for (``round_trip``: its answer read, beyond the sending), in microseconds of CPU. A move's
+  difference from SQLite is mostly these two, times its statements and its round trips.
 
 The machine is shared: the CPU figures are steadier than wall-clock ones, and the ratios of one run
 are what to compare.
@@ -195,6 +199,31 @@ def cluster_cpu_ms(data: Path | None) -> float:
     return total * 1000 / ticks
 
 
+def driver_costs(url: str, repeat: int = 4000) -> dict[str, float]:
+    """psycopg's own CPU for a pipelined statement sent without waiting, and for a round trip
+    beyond that, in microseconds: the best of three runs each."""
+    with psycopg.connect(url, autocommit=True) as conn, conn.pipeline() as pipeline:
+        conn.execute("CREATE TEMPORARY TABLE driver_cost (a BIGINT, b TEXT)")
+        cursor = psycopg.RawCursor(conn)
+
+        def sent() -> None:
+            for i in range(repeat):
+                cursor.execute("INSERT INTO driver_cost VALUES ($1, $2)", (i, "left"))
+                if i % 16 == 15:
+                    pipeline.sync()
+            pipeline.sync()
+
+        def waited() -> None:
+            for i in range(repeat):
+                cursor.execute("SELECT a FROM driver_cost WHERE a = $1 LIMIT 1", (i,))
+                cursor.fetchone()
+
+        sent(), waited()  # psycopg prepares each statement from its fifth run on
+        statement = min(cpu_ms(sent) for _ in range(3)) * 1000 / repeat
+        answered = min(cpu_ms(waited) for _ in range(3)) * 1000 / repeat
+    return {"statement": round(statement, 1), "round_trip": round(answered - statement, 1)}
+
+
 def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, object]:
     url = postgres.fresh()
     with psycopg.connect(postgres.url, autocommit=True) as conn:
@@ -212,6 +241,7 @@ def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, ob
         trips, sent = count()
         play(store, moves, 5, batch)
         trips2, sent2 = count()
+    driver = driver_costs(url)
     postgres.drop(url)
     return {
         "statements_per_move": round((calls2 - calls) / moves, 2),
@@ -222,6 +252,7 @@ def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, ob
         "parts_ms_per_move": split,
         "postgres_cpu_ms_per_move": round(server / moves, 4) if postgres.data else None,
         "postgres_exec_ms_per_move": round((exec_ms2 - exec_ms) / moves, 4),
+        "driver_us": driver,
     }
 
 
