@@ -143,8 +143,7 @@ def test_a_hint_for_the_last_game_is_not_drawn_on_a_new_one(pages: Pages, live_s
     page = pages.open()
     # Unplayed, so the new game replaces it where it stands: only the revision tells them apart.
     prepare(page, live_server, OPEN)
-    held: list[Route] = []
-    page.route(lambda url: "/hint" in url, lambda route: held.append(route))  # answered when released
+    held = hold_first(page, live_server, lambda url: "/hint" in url)  # answered when released
     page.click("#hint")
     wait_held(page, held)
     old = server_state(page)
