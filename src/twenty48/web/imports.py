@@ -190,6 +190,9 @@ def _read_upload(content_type: str, body: bytes, max_games: int, pause: Callable
         return _parse(body.decode(json.detect_encoding(body), "surrogatepass"), pause, max_games)
     except _TooManyGamesError:
         raise transfer.too_many_games(f"more than {max_games:,}", max_games) from None
+    except transfer.ImportRefusedError:
+        # ``pause`` found the import past its time: a ValueError too, but not a malformed body.
+        raise
     except (ValueError, RecursionError):
         # Beside JSONDecodeError and UnicodeDecodeError: an integer past Python's 4,300-digit
         # limit (ValueError) and arrays nested too deeply (RecursionError) fit in the body limit.

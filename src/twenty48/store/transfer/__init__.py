@@ -279,6 +279,9 @@ def read_file(
             name += f" (seed {str(item['seed'])[:_QUOTED]})"
         try:
             found.append(_replayed(item, check))
+        except ImportRefusedError:
+            # ``check`` stopped the import: the game itself is not at fault.
+            raise
         except ValueError as exc:
             raise ImportRefusedError(f"{name}: {_cut(str(exc))}") from None
         if progress is not None:
