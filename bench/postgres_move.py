@@ -218,7 +218,9 @@ def driver_costs(url: str, repeat: int = 4000) -> dict[str, float]:
                 cursor.execute("SELECT a FROM driver_cost WHERE a = $1 LIMIT 1", (i,))
                 cursor.fetchone()
 
-        sent(), waited()  # psycopg prepares each statement from its fifth run on
+        # Once each before measuring: psycopg prepares a statement from its fifth run on.
+        sent()
+        waited()
         statement = min(cpu_ms(sent) for _ in range(3)) * 1000 / repeat
         answered = min(cpu_ms(waited) for _ in range(3)) * 1000 / repeat
     return {"statement": round(statement, 1), "round_trip": round(answered - statement, 1)}
