@@ -1,6 +1,7 @@
 """What one move costs PostgreSQL: the statements it sends and the round trips it waits for, read
 from libpq's own trace of every message the store's connection sends and receives. An ordinary move
-first; then a new visitor's first move, which also stores the game."""
+first; then guessed moves, which wait for nothing until the flush; then a new visitor's first move,
+which also stores the game."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ SMALL = Board.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]])
 #: BEGIN, the player's row lock, the game's row (with the best score), the move's log, the game's
 #: new state, COMMIT: a move that does not raise the player's best score.
 MOVE_STATEMENTS = 6
+#: A guessed move, a transaction of its own between two Syncs: the player's row lock, the check
+#: that the game's row is as this process left it, the move's log, the game's new state, and the
+#: ``WITNESS`` whose answer says it committed. Nothing is waited for.
+GUESSED_STATEMENTS = 5
 #: A new visitor's first move (``Store.move_pending``), in one transaction: BEGIN, the player's row
 #: lock, the player's current game and whether they have any, the game's row, its ranking, the first
 #: reach of each of its two starting tiles, the player's current game set, the game's row read, the
@@ -127,6 +132,33 @@ def test_with_group_commit_a_batch_of_moves_waits_once_each_and_once_more(
         assert traced.since_last() == (3 * MOVE_STATEMENTS, 3)
         store.flush()
         assert traced.since_last() == (len(DURABLE), 1)
+
+
+def test_a_batch_of_guessed_moves_waits_only_at_its_flush(postgres_url: str, traced: Trace) -> None:
+    with open_store(postgres_url, group_commit=True) as store:
+        games = []
+        for name in ("a", "b", "c"):
+            player = store.local_player(name).id
+            game_id, revision = _small_game(store, player)
+            # This process writes the game last: its next move can be guessed.
+            store.move(player, game_id, "right", revision=revision)
+            games.append((player, game_id, revision + 1))
+        store.flush()
+        traced.since_last()
+        guesses = []
+        for player, game_id, revision in games:
+            with store.guessing() as guess:
+                store.move(player, game_id, "left", revision=revision)
+            guesses.append(guess)
+        # Their answers come back on their own (each ends with a Sync), but nothing waits for them
+        # (test_postgres_guesses: a guessed move returns while its row lock is still held elsewhere).
+        assert traced.since_last()[0] == 3 * GUESSED_STATEMENTS
+        # The synchronous commit, and the guessed moves' answers read with its own.
+        store.flush()
+        assert traced.since_last() == (len(DURABLE), 1)
+        assert [(guess.used, guess.failed) for guess in guesses] == [(True, False)] * 3
+        for player, game_id, revision in games:
+            assert store.get_game(player, game_id).revision == revision + 1
 
 
 def test_a_new_visitors_first_move_stores_the_game_and_the_move_in_one_transaction(

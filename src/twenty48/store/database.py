@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 
 class SQL(Protocol):
@@ -66,3 +67,31 @@ class Backend(Protocol):
         """Make every commit so far durable, for a backend that defers that (group commit)."""
 
     def close(self) -> None: ...
+
+
+@dataclass
+class Guess:
+    """One call's leave to make its one write transaction a guessed one
+    (``GuessingBackend.guess``), and what came of it."""
+
+    #: The call sent a guessed transaction.
+    used: bool = False
+    #: That transaction did not commit (the guess was wrong, or its answers were lost in an error
+    #: of the batch): nothing of it happened, and the call is to be made again without guessing.
+    failed: bool = False
+
+
+@runtime_checkable
+class GuessingBackend(Backend, Protocol):
+    """A backend whose connection waits for the server's answers (PostgreSQL), and can therefore
+    save that wait on a write whose reads this process already knows."""
+
+    def guess(
+        self, guess: Guess, player_id: int, check: str, parameters: Sequence[Any]
+    ) -> AbstractContextManager[Connection]:
+        """A write transaction of the player's (their row lock taken) that is sent without waiting
+        for any answer, on the guess that ``check`` (a query of one boolean, in the shared SQL)
+        holds under that lock: if it does not, the transaction fails whole. Nothing sent in it may
+        be read. Whether it committed is known once the backend has read its answers, before the
+        next ``read`` or ``write`` begins or at ``flush``: ``guess.failed`` says so then. An
+        exception in the block makes it fail too."""

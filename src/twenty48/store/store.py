@@ -9,6 +9,7 @@ and written one way whichever part acts on it. This module documents every opera
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from os import PathLike
 from pathlib import Path
 from typing import Any, Self
@@ -19,7 +20,7 @@ from twenty48.game import Game
 from twenty48.rules import DEFAULT_SIZE, Direction, SizeLike
 from twenty48.store.archive.operations import Archive
 from twenty48.store.backends import sqlite_durability
-from twenty48.store.database import Backend
+from twenty48.store.database import Backend, Guess
 from twenty48.store.games.operations import Games
 from twenty48.store.games.rows import GameRows
 from twenty48.store.leaderboards.operations import Leaderboards
@@ -118,6 +119,14 @@ class Store:
         acknowledged then. Returns at once when nothing was committed since the last flush, or
         without group commit."""
         self._rows.flush()
+
+    def guessing(self) -> AbstractContextManager[Guess]:
+        """Let the call made in the block save its wait for the database where it can: a move on a
+        game this process wrote last is sent on the guess that the game's row is still as it left
+        it, which the database checks (PostgreSQL; SQLite never waits). If ``failed`` says, after
+        the next ``flush``, that the guess was wrong, nothing of the call's write happened and the
+        caller must make the call again, outside this block, before acknowledging it."""
+        return self._rows.guessing()
 
     def __enter__(self) -> Self:
         return self

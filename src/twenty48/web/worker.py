@@ -3,7 +3,9 @@
 ``StoreWorker``: store calls queue up in arrival order. The thread takes every call waiting, runs
 each (each action its own committed transaction), then flushes the store once, and only then hands
 the results back: no answer leaves before the commit it reports is on disk, and a burst of players
-shares one disk flush instead of queueing behind one each.
+shares one disk flush instead of queueing behind one each. Each call may guess its write
+(``Store.guessing``): a call whose guess the flush found wrong is made again, and flushed again,
+before its answer leaves.
 
 ``HintWorker``: the solver, one hint at a time (a hint may take every core for its whole budget),
 with a bounded queue overall (per process: it bounds this process's solver; the one hint per
@@ -85,20 +87,38 @@ class StoreWorker:
                     break
                 batch.append(job)
             outcomes: list[tuple[Any, BaseException | None]] = []
+            guesses = []
             for _, _, call in batch:
-                try:
-                    outcomes.append((call(), None))
-                except Exception as exc:
-                    outcomes.append((None, exc))
+                with self.store.guessing() as guess:
+                    outcomes.append(_outcome(call))
+                guesses.append(guess)
             try:
                 self.store.flush()
             except Exception as exc:
                 # Not known to be durable: no call of the batch may be reported as done.
                 outcomes = [(None, exc)] * len(batch)
+            else:
+                # A call whose guessed write did not happen is made again, waiting this time.
+                again = [i for i, guess in enumerate(guesses) if guess.failed]
+                for i in again:
+                    outcomes[i] = _outcome(batch[i][2])
+                if again:
+                    try:
+                        self.store.flush()
+                    except Exception as exc:
+                        for i in again:
+                            outcomes[i] = (None, exc)
             for (loop, future, _), (result, error) in zip(batch, outcomes, strict=True):
                 # RuntimeError: that caller's event loop has closed, nobody waits for the answer.
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_settle, future, result, error)
+
+
+def _outcome(call: Callable[[], Any]) -> tuple[Any, Exception | None]:
+    try:
+        return call(), None
+    except Exception as exc:
+        return None, exc
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

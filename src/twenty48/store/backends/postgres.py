@@ -15,6 +15,17 @@ The statements are the store's own, written once in the SQL both databases share
   row lock, the game's row) costs one round trip until the game's row is read, and its writes and
   ``COMMIT`` are sent without waiting. A statement's own work runs when it arrives, so the lock is
   released and the commit made durable without the client's word.
+- **Guessed writes** (``guess``). Where the store already knows what a write's reads would answer
+  (a move on a game this process wrote last, ``twenty48.store.games.rows``), the transaction is
+  sent without waiting at all: the row lock, then a check that the rows are still what the store
+  knows (``CHECKED``: it fails, and with it the whole transaction, unless they are), then the
+  writes. It is an implicit transaction ended by a Sync of its own, so a failure there rolls back
+  that transaction alone and the ones after it run; its last statement (``WITNESS``) is answered
+  only if every statement before it succeeded, which says, once the answers are read, whether it
+  committed. Nothing else is sent while a guessed transaction's answers are unread: a ``read`` or
+  ``write`` first reads them (and a guess first reads what the others are owed), so an error
+  among them can only be a guessed transaction's, which fails, to be made again by the caller,
+  and never costs another transaction its commit.
 - **Durability.** Without group commit, ``synchronous_commit = on``: the server answers ``COMMIT``
   once the commit is flushed to its write-ahead log, and ``write`` reads that answer before it
   returns. Group commit (``Store.open(url, group_commit=True)``, as the web server opens it) is
@@ -49,19 +60,20 @@ from __future__ import annotations
 import contextlib
 import logging
 import select
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import partial
 from typing import Any
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.pq import ExecStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from twenty48.store import schema
 from twenty48.store.backends import postgres_dialect
 from twenty48.store.backends.postgres_dialect import PostgresSQL
-from twenty48.store.database import SQL
+from twenty48.store.database import SQL, Guess
 from twenty48.store.errors import ForeignDatabaseError, StoreError
 from twenty48.store.location import redact
 
@@ -90,6 +102,14 @@ DURABLE = (
     "COMMIT",
 )
 
+#: A guessed transaction's check, as a statement that fails unless the check holds: plain SQL has
+#: no way to raise an error, but dividing by zero is one, and it rolls the transaction back.
+CHECKED = "SELECT 1 / ({check})::int"
+#: What fails a guessed transaction whose block raised, however far it got.
+ABANDON = "SELECT 1 / 0"
+#: A guessed transaction's last statement: answered only if each one before it succeeded.
+WITNESS = "SELECT 1"
+
 
 def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
     # The pool logs each failed reconnect with libpq's message, which spans lines and may quote
@@ -101,11 +121,34 @@ def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
 logging.getLogger("psycopg.pool").addFilter(_pool_record_in_one_line)
 
 
+class _Unread:
+    """Statements sent and never read (a guessed transaction's). The answer of a statement sent
+    earlier may surface as an error in any ``execute`` (psycopg reads whatever the server has
+    answered so far whenever it sends), after the statement itself was sent: what it means is told
+    by the answers that matter (a guessed transaction's ``WITNESS``, ``DURABLE``'s ``COMMIT``)."""
+
+    def __init__(self, sql: PostgresSQL) -> None:
+        self._sql = sql
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        try:
+            self._sql.execute(sql, params)
+        except psycopg.Error:
+            if self._sql.conn.broken:
+                raise
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        # A row at a time: psycopg's executemany would stop sending at the row where an earlier
+        # answer's error surfaced.
+        for row in rows:
+            self.execute(sql, row)
+
+
 class PostgresConnection:
     """The shared statements on a pooled connection (``twenty48.store.database.Connection``), and
     the locks a write transaction takes."""
 
-    def __init__(self, sql: PostgresSQL, writing: bool) -> None:
+    def __init__(self, sql: PostgresSQL | _Unread, writing: bool) -> None:
         self.execute = sql.execute
         self.executemany = sql.executemany
         self._writing = writing
@@ -151,6 +194,13 @@ class PostgresBackend:
         self._unconfirmed = False
         #: Why a commit sent since the last ``flush`` may not have happened (``flush`` raises it).
         self._lost: StoreError | None = None
+        #: A transaction that is not guessed was sent since the server's answers were last read.
+        self._unanswered = False
+        #: The guessed transactions whose answers are unread, each with its ``WITNESS``'s cursor
+        #: (None: it was failed on purpose).
+        self._guessed: list[tuple[Guess, psycopg.RawCursor[Any] | None]] = []
+        #: Cursors for ``WITNESS``, one per guessed transaction between two reads of the answers.
+        self._witnesses: list[psycopg.RawCursor[Any]] = []
 
     @classmethod
     def open(cls, url: str, group_commit: bool = False) -> PostgresBackend:
@@ -196,21 +246,95 @@ class PostgresBackend:
         if not self._group_commit:
             self.flush()
 
+    @contextmanager
+    def guess(
+        self, guess: Guess, player_id: int, check: str, parameters: Sequence[Any]
+    ) -> Iterator[PostgresConnection]:
+        """A guessed write transaction (``twenty48.store.database.GuessingBackend``)."""
+        with self._errors():
+            if self._unanswered:
+                # An error among those answers could not be told from a guessed transaction's.
+                self._settle()
+            sent = _Unread(self._connection())
+        guess.used = True
+        self._unconfirmed = True
+        completed = False
+        try:
+            db = PostgresConnection(sent, writing=True)
+            db.lock_player(player_id)
+            sent.execute(CHECKED.format(check=check), parameters)
+            yield db
+            completed = True
+        finally:
+            with self._errors():
+                self._end_guess(guess, sent, completed)
+
+    def _end_guess(self, guess: Guess, sent: _Unread, completed: bool) -> None:
+        """End the guessed transaction with its ``WITNESS``, or with ``ABANDON`` if it is not to
+        commit, and a Sync, which commits it (or rolls it back) by itself."""
+        assert self._pipeline is not None and self._conn is not None
+        witness = None
+        if completed:
+            while len(self._witnesses) <= len(self._guessed):
+                self._witnesses.append(psycopg.RawCursor(self._conn))
+            witness = self._witnesses[len(self._guessed)]
+            # Sent even if an earlier answer surfaces as it is: its own answer tells.
+            with contextlib.suppress(psycopg.Error):
+                witness.execute(WITNESS)
+        else:
+            guess.failed = True
+            sent.execute(ABANDON)
+        # psycopg's own way of ending a pipeline's segment, without waiting for its answers
+        # (``Pipeline.sync`` would wait): sent with the next statement.
+        self._pipeline._enqueue_sync()
+        self._guessed.append((guess, witness))
+        if self._conn.broken:
+            raise psycopg.OperationalError("the connection was lost")
+
+    def _settle(self, then: Sequence[str] = ()) -> None:
+        """Send ``then`` (a transaction's statements, ``DURABLE``), then read every answer the
+        server owes, in one round trip. Each guessed transaction among them is marked as failed
+        unless its ``WITNESS`` was answered; an error of anything else raises (so does a lost
+        connection, and a ``then`` whose ``COMMIT`` did not commit)."""
+        guessed, self._guessed = self._guessed, []
+        if not (guessed or self._unanswered or then):
+            return
+        self._unanswered = False
+        assert self._pipeline is not None and self._sql is not None and self._conn is not None
+        closing = None
+        if then:
+            *statements, last = then
+            for statement in statements:
+                _Unread(self._sql).execute(statement)
+            # A cursor of its own, whose answer only this commit can be.
+            closing = psycopg.RawCursor(self._conn)
+            with contextlib.suppress(psycopg.Error):
+                closing.execute(last)
+        try:
+            self._pipeline.sync()
+        except psycopg.Error:
+            # Nothing else was owed an answer while guessed transactions were sent: one failed.
+            if not guessed or self._conn.broken:
+                raise
+        if closing is not None and not _committed(closing):
+            raise psycopg.OperationalError(f"{' '.join(then)}: not committed")
+        for guess, witness in guessed:
+            answer = None if witness is None else witness.pgresult
+            if answer is None or answer.status != ExecStatus.TUPLES_OK:
+                guess.failed = True
+
     def flush(self) -> None:
-        """Read the answers of the commits sent since the last flush, in one round trip; raise
-        ``StoreError`` if one failed or may not have happened."""
+        """Read the answers of the commits sent since the last flush, in one round trip (its
+        guessed transactions' too: one that failed is not an error); raise ``StoreError`` if one
+        failed or may not have happened."""
         lost, self._lost = self._lost, None
         if lost is not None:
             raise lost
         if self._unconfirmed:
             # Answered by this sync, or reported by its error, not left for the next flush.
             self._unconfirmed = False
-            assert self._pipeline is not None and self._sql is not None
             with self._errors():
-                if self._group_commit:
-                    for statement in DURABLE:
-                        self._sql.execute(statement)
-                self._pipeline.sync()
+                self._settle(DURABLE if self._group_commit else ())
 
     def ping(self) -> None:
         """Raise ``StoreError`` unless the server answers now."""
@@ -228,6 +352,8 @@ class PostgresBackend:
         """One transaction on the held connection, its ``COMMIT`` sent (not waited for) when the
         block ends; psycopg's errors leave as ``StoreError``."""
         with self._errors():
+            if self._guessed:
+                self._settle()
             sql = self._connection()
             sql.execute(begin)
             try:
@@ -240,8 +366,10 @@ class PostgresBackend:
                 else:
                     # A read-only transaction wrote nothing: its COMMIT undoes as much.
                     sql.execute("COMMIT")
+                    self._unanswered = True
                 raise
             sql.execute("COMMIT")
+            self._unanswered = True
 
     def _roll_back(self, sql: PostgresSQL) -> None:
         """Undo the write transaction that raised, and wait for it: psycopg answers a ROLLBACK by
@@ -251,6 +379,7 @@ class PostgresBackend:
         assert self._pipeline is not None
         sql.execute("ROLLBACK")
         self._pipeline.sync()
+        self._unanswered = False
         # With group commit the commits before it are answered but not yet durable: the next
         # flush still owes them its synchronous commit.
         if not self._group_commit:
@@ -258,7 +387,8 @@ class PostgresBackend:
 
     def _connection(self) -> PostgresSQL:
         """The held connection, or a new one from the pool if there is none or the server closed it."""
-        if self._conn is not None and _closed_by_server(self._conn):
+        # Answers owed to guessed transactions make a live connection readable too.
+        if self._conn is not None and not self._guessed and _closed_by_server(self._conn):
             self._forget("the server closed the connection")
         if self._sql is None:
             try:
@@ -293,9 +423,19 @@ class PostgresBackend:
 
     def _drop(self) -> None:
         self._conn = self._sql = self._pipeline = None
+        self._unanswered, self._guessed, self._witnesses = False, [], []
         # Leaving pipeline mode reads what the server still owes, which a dead connection cannot.
         with contextlib.suppress(psycopg.Error):
             self._exit.close()
+
+
+def _committed(cursor: psycopg.RawCursor[Any]) -> bool:
+    """Whether the ``COMMIT`` last sent on ``cursor`` committed (a failed transaction's answers
+    ``ROLLBACK``; one skipped after an error has no answer)."""
+    answer = cursor.pgresult
+    return (
+        answer is not None and answer.status == ExecStatus.COMMAND_OK and answer.command_status == b"COMMIT"
+    )
 
 
 def _closed_by_server(conn: psycopg.Connection[Any]) -> bool:
@@ -360,6 +500,8 @@ def _configure(conn: psycopg.Connection[Any], synchronous: bool = True) -> None:
     # Off only for group commit, whose flush makes each batch durable (``DURABLE``).
     conn.execute(f"SET synchronous_commit = {'on' if synchronous else 'off'}")
     conn.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+    # A guessed transaction is an implicit one, at the session's level: the other writes' level.
+    conn.execute("SET default_transaction_isolation = 'read committed'")
 
 
 def connection_info(url: str) -> str:

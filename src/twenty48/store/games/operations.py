@@ -106,9 +106,8 @@ class Games:
         game_copy: bool,
     ) -> MoveOutcome:
         make_action(direction)  # an unknown direction is refused before the game is read
-        rows = self._rows
-        with rows.write() as db:
-            row, game = rows.load_for_action(db, player_id, game_id, revision)
+        # An auto-played move reads whether its hint was counted: it cannot be guessed.
+        with self._rows.act(player_id, game_id, revision, guessable=not auto) as (db, row, game):
             return self.play(db, row, game, direction, cell, auto=auto, today=today, game_copy=game_copy)
 
     def play(

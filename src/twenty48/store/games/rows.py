@@ -15,13 +15,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from twenty48.game import Game, IllegalActionError
-from twenty48.store.database import Backend, Connection
+from twenty48.store.database import Backend, Connection, Guess, GuessingBackend
 from twenty48.store.errors import (
     GameConflictError,
     GameFinishedError,
     GameNotFoundError,
     PlayerNotFoundError,
     StaleRevisionError,
+    StoreError,
     StoreUnreadableError,
     refusal,
 )
@@ -50,10 +51,33 @@ class GameRows:
         self._cache = GameCache()
         #: The clock of the pace check (Unix seconds).
         self.clock: Callable[[], float] = time.time
+        #: The backend, where it can guess a write (``act``).
+        self._guesser = backend if isinstance(backend, GuessingBackend) else None
+        #: The guessed transactions sent whose fate was not looked at yet.
+        self._sent: list[Guess] = []
+        #: Per thread, the leave to guess of the call being made (``guessing``).
+        self._calls = threading.local()
+        #: A write transaction is open (under the lock).
+        self._writing = False
+
+    @contextmanager
+    def guessing(self) -> Iterator[Guess]:
+        """Let the call made in the block guess its write, if its first transaction is a move on a
+        game this process wrote last (``act``): its answers are then not waited for, and it is the
+        caller's to make the call again, without this leave, if ``failed`` says it did not commit
+        once the next ``flush`` has returned. Only for a caller that can do that (the web's store
+        thread, which acknowledges nothing before the flush)."""
+        guess = Guess()
+        self._calls.guess = guess
+        try:
+            yield guess
+        finally:
+            self._calls.guess = None
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
         with self._lock, self.backend.read() as db:
+            self._begun()
             yield db
 
     @contextmanager
@@ -62,7 +86,12 @@ class GameRows:
         with self._lock:
             try:
                 with self.backend.write() as db:
-                    yield db
+                    self._begun()
+                    self._writing = True
+                    try:
+                        yield db
+                    finally:
+                        self._writing = False
             except (PlayerNotFoundError, GameNotFoundError, GameConflictError):
                 # Refused before anything was changed: the cached games are still right.
                 raise
@@ -70,6 +99,23 @@ class GameRows:
                 # The cached game may have been changed by the action whose write failed.
                 self._cache.clear()
                 raise
+
+    def _begun(self) -> None:
+        """A transaction that is not guessed has begun: the backend has read every guessed one's
+        answers. A call's guess can only be its first transaction."""
+        self._looked_at_guesses()
+        guess: Guess | None = getattr(self._calls, "guess", None)
+        self._calls.guess = None
+        if guess is not None and guess.failed:
+            # This call's guessed write did not happen, and what it does next may build on it:
+            # it stops here, and is made again without guessing.
+            raise StoreError("the game changed meanwhile")
+
+    def _looked_at_guesses(self) -> None:
+        if any(guess.failed for guess in self._sent):
+            # Its game (and any played after it in the batch) is cached as if it had committed.
+            self._cache.clear()
+        self._sent.clear()
 
     def ping(self) -> None:
         with self._lock:
@@ -83,7 +129,9 @@ class GameRows:
                 # A commit since the last flush may not have happened: its game, cached at its
                 # new revision, must be read again.
                 self._cache.clear()
+                self._sent.clear()
                 raise
+            self._looked_at_guesses()
 
     def close(self) -> None:
         with self._lock:
@@ -120,11 +168,15 @@ class GameRows:
 
     def load(self, db: Connection, player_id: int, game_id: int) -> tuple[GameRow, Game]:
         row = owned(db, player_id, game_id)
-        game = self._cache.get(game_id, row.revision)
-        if game is None:
+        cached = self._cache.get(game_id, row.revision)
+        if cached is None:
             game = self._decode(db, row)
             self._cache.put(game_id, row.revision, game)
-        return row, game
+            return row, game
+        if cached.row is not None and (self._writing or cached.row != row):
+            # A write may change the row without ``save``, which alone keeps it as a guess.
+            self._cache.put(game_id, row.revision, cached.game)
+        return row, cached.game
 
     def _decode(self, db: Connection, row: GameRow) -> Game:
         try:
@@ -139,10 +191,43 @@ class GameRows:
                 )
         return game
 
+    @contextmanager
+    def act(
+        self, player_id: int, game_id: int, revision: int | None, *, guessable: bool
+    ) -> Iterator[tuple[Connection, GameRow, Game]]:
+        """A write transaction on the game as ``load_for_action`` gives it. Guessed
+        (``GuessingBackend.guess``) where the caller may (``guessable``: the action reads nothing
+        but the game's row and state) and the call has the leave to (``guessing``), on the row and
+        game this process's last write of the game left, which the database then checks."""
+        guess: Guess | None = getattr(self._calls, "guess", None) if guessable else None
+        written = None
+        if guess is not None and not guess.used and self._guesser is not None:
+            written = self._cache.written(game_id)
+        if written is None or written[0].player_id != player_id:
+            with self.write() as db:
+                yield (db, *self.load_for_action(db, player_id, game_id, revision))
+            return
+        assert guess is not None and self._guesser is not None
+        row, game = written
+        check, parameters = games_sql.unchanged(row)
+        with self._lock, self._guesser.guess(guess, player_id, check, parameters) as db:
+            self._sent.append(guess)
+            try:
+                yield db, *self._actionable(db, row, game, revision)
+            except BaseException:
+                # The action may have played the cached game before it raised.
+                self._cache.forget(game_id)
+                raise
+
     def load_for_action(
         self, db: Connection, player_id: int, game_id: int, revision: int | None
     ) -> tuple[GameRow, Game]:
-        row, game = self.load(db, player_id, game_id)
+        return self._actionable(db, *self.load(db, player_id, game_id), revision)
+
+    def _actionable(
+        self, db: Connection, row: GameRow, game: Game, revision: int | None
+    ) -> tuple[GameRow, Game]:
+        """The game, unless the caller's revision is not its own or the game takes no action."""
         if revision is not None and revision != row.revision:
             raise StaleRevisionError(
                 f"the game is at revision {row.revision}, not {revision}: it changed meanwhile",
@@ -150,9 +235,9 @@ class GameRows:
             )
         # A finished game takes no action at all. That is the store's rule: for the Game, a move
         # on a board that is over is only an illegal move, and only the store knows of newer games.
-        if game.over or row.current_game_id != game_id:
+        if game.over or row.current_game_id != row.id:
             why = "is over" if game.over else "was replaced by a newer game"
-            raise GameFinishedError(f"game {game_id} {why}", self.as_record(db, row, game))
+            raise GameFinishedError(f"game {row.id} {why}", self.as_record(db, row, game))
         return row, game
 
     def close_day(self, db: Connection, row: GameRow, today: str | None) -> GameRow:
@@ -200,12 +285,14 @@ class GameRows:
             # The row's best was read under the player's write lock: no other writer raised it since.
             games_sql.raise_best_score(db, row.player_id, game.variant.name, str(game.size), game.score)
             row = row._replace(best_score=game.score)
-        self._cache.put(row.id, revision, game)
         finished_at = (row.finished_at or now) if game.over else None
         if game.over and row.ranked:
             # The move that ended a ranked game: it may be the player's best on the all-time board.
             leaderboards_sql.refresh_best(db, row.player_id, game.variant.name, str(game.size))
-        return self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
+        row = self._paced(db, row._replace(revision=revision, updated_at=now, finished_at=finished_at))
+        # As the database will hold it once this commits: the next action's guess.
+        self._cache.put(row.id, revision, game, row)
+        return row
 
     def _paced(self, db: Connection, row: GameRow) -> GameRow:
         """The pace check, once every ``PACE_WINDOW`` actions: flag the game if they came faster

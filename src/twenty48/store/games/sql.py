@@ -71,6 +71,12 @@ _GAME_COLUMNS = (
     "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at, coalesce(b.score, 0)"
 )
 
+#: Where a player's game's row is read from: the game's id and its player's.
+_GAME_ROW = (
+    "FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN best_scores b "
+    "ON b.player_id = g.player_id AND b.variant = g.variant AND b.size = g.size "
+    "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside"
+)
 
 # ---- the player's games -------------------------------------------------------------------------
 
@@ -104,16 +110,21 @@ def game(db: Connection, player_id: int, game_id: int) -> GameRow | None:
     """The game if it exists and belongs to this player (taking the player's write lock in a write
     transaction)."""
     db.lock_player(player_id)
-    found = db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games g JOIN players p ON p.id = g.player_id "
-        "LEFT JOIN best_scores b ON b.player_id = g.player_id AND b.variant = g.variant AND b.size = g.size "
-        "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside",
-        (game_id, player_id),
-    ).fetchone()
+    found = db.execute(f"SELECT {_GAME_COLUMNS} {_GAME_ROW}", (game_id, player_id)).fetchone()
     if found is None:
         return None
     # SQLite gives its BOOLEAN as 0 or 1.
     return GameRow(*found[:8], bool(found[8]), *found[9:])
+
+
+def unchanged(row: GameRow) -> tuple[str, tuple[object, ...]]:
+    """A query (and its parameters) that is true while the game's row, as ``game`` reads it, is
+    still ``row``: a write that knows the row already checks it instead of reading it."""
+    columns = ", ".join(["?"] * len(row))
+    return (
+        f"SELECT EXISTS (SELECT 1 {_GAME_ROW} AND ({_GAME_COLUMNS}) IS NOT DISTINCT FROM ({columns}))",
+        (row.id, row.player_id, *row),
+    )
 
 
 def state(db: SQL, game_id: int) -> tuple[str, list[str]]:
