@@ -79,6 +79,8 @@ def player(port: int, stop: threading.Event, load: Load) -> None:
                     time.sleep(0.05)
                     continue
                 state = answer.json()
+                # The game read again after a lost answer may be over already: look again.
+                continue
             legal = Board.from_rows(state["board"]).legal_moves()
             answer = client.post(
                 f"/api/games/{state['id']}/move",
