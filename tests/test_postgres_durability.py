@@ -9,6 +9,7 @@ then only ``flush``'s synchronous commit can have put the moves on disk before t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import psycopg
@@ -33,8 +34,9 @@ def slow_wal_writer(postgres_server) -> Iterator[None]:
     delay("200ms")  # PostgreSQL's default, as every other test expects it
 
 
+@pytest.mark.parametrize("guessed", [False, True], ids=["waited", "guessed"])
 def test_a_flushed_batch_survives_a_crash_right_after(
-    postgres_server, postgres_url: str, slow_wal_writer: None
+    postgres_server, postgres_url: str, slow_wal_writer: None, guessed: bool
 ) -> None:
     with open_store(postgres_url, group_commit=True) as store:
         games = []
@@ -44,12 +46,18 @@ def test_a_flushed_batch_survives_a_crash_right_after(
             games.append((player, record.id))
         store.flush()
         played = {}
+        guesses = 0
         for _ in range(5):  # a batch of twenty moves, as the server's store thread runs them
             for player, game_id in games:
                 board = store.get_game(player, game_id).board
                 direction = board.legal_moves()[0]
-                played[game_id] = store.move(player, game_id, direction).game.revision
+                # Guessed, as the server's store thread sends each move of a game it wrote last.
+                with store.guessing() if guessed else contextlib.nullcontext() as guess:
+                    played[game_id] = store.move(player, game_id, direction).game.revision
+                guesses += guess is not None and guess.used
         store.flush()  # the moment the server acknowledges the batch
+        # Every move but each game's first (the store had not written the game yet).
+        assert guesses == (16 if guessed else 0)
         postgres_server.restart()
     with open_store(postgres_url) as store:
         for player, game_id in games:

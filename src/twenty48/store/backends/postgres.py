@@ -92,16 +92,12 @@ POOL_SIZE = 2
 NAMES_LOCK = 0x2048_4E414D45
 #: The table that keeps the schema version.
 VERSION_TABLE = "twenty48_schema"
-#: With group commit, the transaction that ``flush`` ends a batch with: a synchronous commit, which
-#: waits for the log to reach the disk up to its own record, past every commit sent before it. It
-#: writes a record of its own to the log (a logical decoding message, which any role may write and
-#: no table holds): PostgreSQL flushes the log at a commit only for a transaction that wrote to it.
-DURABLE = (
-    "BEGIN ISOLATION LEVEL READ COMMITTED",
-    "SELECT set_config('synchronous_commit', 'on', true), pg_logical_emit_message(true, 'twenty48', '')",
-    "COMMIT",
-)
-
+#: With group commit, what ``flush`` ends a batch with: a transaction of its own (an implicit one, made
+#: synchronous for itself alone), whose commit waits for the log to reach the disk up to its own
+#: record, past every commit sent before it. It writes a record of its own to the log (a logical
+#: decoding message, which any role may write and no table holds): PostgreSQL flushes the log at a
+#: commit only for a transaction that wrote to it.
+DURABLE = "SELECT set_config('synchronous_commit', 'on', true), pg_logical_emit_message(true, 'twenty48', '')"
 #: A guessed transaction's check, as a statement that fails unless the check holds: plain SQL has
 #: no way to raise an error, but dividing by zero is one, and it rolls the transaction back.
 CHECKED = "SELECT 1 / ({check})::int"
@@ -125,7 +121,7 @@ class _Unread:
     """Statements sent and never read (a guessed transaction's). The answer of a statement sent
     earlier may surface as an error in any ``execute`` (psycopg reads whatever the server has
     answered so far whenever it sends), after the statement itself was sent: what it means is told
-    by the answers that matter (a guessed transaction's ``WITNESS``, ``DURABLE``'s ``COMMIT``)."""
+    by the answers that matter (a guessed transaction's ``WITNESS``, ``DURABLE``'s)."""
 
     def __init__(self, sql: PostgresSQL) -> None:
         self._sql = sql
@@ -275,9 +271,7 @@ class PostgresBackend:
         assert self._pipeline is not None and self._conn is not None
         witness = None
         if completed:
-            while len(self._witnesses) <= len(self._guessed):
-                self._witnesses.append(psycopg.RawCursor(self._conn))
-            witness = self._witnesses[len(self._guessed)]
+            witness = self._witness(len(self._guessed))
             # Sent even if an earlier answer surfaces as it is: its own answer tells.
             with contextlib.suppress(psycopg.Error):
                 witness.execute(WITNESS)
@@ -291,37 +285,47 @@ class PostgresBackend:
         if self._conn.broken:
             raise psycopg.OperationalError("the connection was lost")
 
-    def _settle(self, then: Sequence[str] = ()) -> None:
-        """Send ``then`` (a transaction's statements, ``DURABLE``), then read every answer the
-        server owes, in one round trip. Each guessed transaction among them is marked as failed
-        unless its ``WITNESS`` was answered; an error of anything else raises (so does a lost
-        connection, and a ``then`` whose ``COMMIT`` did not commit)."""
+    def _witness(self, index: int) -> psycopg.RawCursor[Any]:
+        """A cursor of its own for the ``index``-th statement whose answer is looked at after the
+        next ``_settle``: its answer can be no other statement's."""
+        assert self._conn is not None
+        while len(self._witnesses) <= index:
+            self._witnesses.append(psycopg.RawCursor(self._conn))
+        return self._witnesses[index]
+
+    def _settle(self, *, durable: bool = False) -> None:
+        """Read every answer the server owes, in one round trip, after ``DURABLE`` if ``durable``.
+        Each guessed transaction among them is marked as failed unless its ``WITNESS`` was
+        answered; an error of anything else raises (so does a lost connection, and ``DURABLE`` not
+        answered)."""
         guessed, self._guessed = self._guessed, []
-        if not (guessed or self._unanswered or then):
+        if not (guessed or self._unanswered or durable):
             return
         self._unanswered = False
-        assert self._pipeline is not None and self._sql is not None and self._conn is not None
-        closing = None
-        if then:
-            *statements, last = then
-            for statement in statements:
-                _Unread(self._sql).execute(statement)
-            # A cursor of its own, whose answer only this commit can be.
-            closing = psycopg.RawCursor(self._conn)
-            with contextlib.suppress(psycopg.Error):
-                closing.execute(last)
-        try:
+        assert self._pipeline is not None and self._conn is not None
+        synchronous = None
+        if durable:
+            synchronous = self._witness(len(guessed))
+            with self._theirs(guessed):
+                synchronous.execute(DURABLE)
+        with self._theirs(guessed):
             self._pipeline.sync()
-        except psycopg.Error:
-            # Nothing else was owed an answer while guessed transactions were sent: one failed.
-            if not guessed or self._conn.broken:
-                raise
-        if closing is not None and not _committed(closing):
-            raise psycopg.OperationalError(f"{' '.join(then)}: not committed")
+        if synchronous is not None and not _answered(synchronous):
+            raise psycopg.OperationalError("the batch's synchronous commit was not made")
         for guess, witness in guessed:
-            answer = None if witness is None else witness.pgresult
-            if answer is None or answer.status != ExecStatus.TUPLES_OK:
+            if witness is None or not _answered(witness):
                 guess.failed = True
+
+    @contextmanager
+    def _theirs(self, guessed: list[tuple[Guess, psycopg.RawCursor[Any] | None]]) -> Iterator[None]:
+        """An error that surfaces while ``guessed`` transactions' answers are unread is one of
+        theirs (nothing else was owed an answer when they were sent), which their witnesses tell:
+        it is let pass. Any other error raises, and so does a lost connection."""
+        try:
+            yield
+        except psycopg.Error:
+            if not guessed or self._conn is None or self._conn.broken:
+                raise
 
     def flush(self) -> None:
         """Read the answers of the commits sent since the last flush, in one round trip (its
@@ -334,7 +338,7 @@ class PostgresBackend:
             # Answered by this sync, or reported by its error, not left for the next flush.
             self._unconfirmed = False
             with self._errors():
-                self._settle(DURABLE if self._group_commit else ())
+                self._settle(durable=self._group_commit)
 
     def ping(self) -> None:
         """Raise ``StoreError`` unless the server answers now."""
@@ -429,13 +433,11 @@ class PostgresBackend:
             self._exit.close()
 
 
-def _committed(cursor: psycopg.RawCursor[Any]) -> bool:
-    """Whether the ``COMMIT`` last sent on ``cursor`` committed (a failed transaction's answers
-    ``ROLLBACK``; one skipped after an error has no answer)."""
+def _answered(cursor: psycopg.RawCursor[Any]) -> bool:
+    """Whether the query last sent on ``cursor`` gave its rows (one skipped after an error in its
+    transaction has no answer)."""
     answer = cursor.pgresult
-    return (
-        answer is not None and answer.status == ExecStatus.COMMAND_OK and answer.command_status == b"COMMIT"
-    )
+    return answer is not None and answer.status == ExecStatus.TUPLES_OK
 
 
 def _closed_by_server(conn: psycopg.Connection[Any]) -> bool:
