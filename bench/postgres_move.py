@@ -9,8 +9,12 @@ a player's. Measured per move:
 
 - ``statements``: what the server executed (``pg_stat_statements`` calls, its own bookkeeping
   left out) and ``transactions`` (``pg_stat_database``: commits and rollbacks);
-- ``round_trips``: the times the client waited for the server, read from libpq's trace of every
-  connection (a client message followed by the server's answer is one);
+- ``round_trips``: the times the client waited for the server: each Flush message in libpq's trace
+  (psycopg asking for an answer it needs) and each ``Pipeline.sync`` (the answers so far, waited
+  for). A guessed move (``Store.guessing``, as the server's store thread plays each move of a game
+  it wrote last) waits for nothing: the server answers it unasked, at the Sync that ends it;
+- ``guessed``: the share of moves guessed, and how many guesses were wrong (a wrong one is made
+  again, waiting, as the server does);
 - ``client_cpu_ms``: this process's CPU (user + system), without a profiler;
 - ``parts_ms``: that CPU split by where it is spent, from a second run under ``cProfile`` with a CPU
   clock (each function's own time, the profiler's overhead shared out in proportion): the pool
@@ -33,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import itertools
 import json
 import os
 import pstats
@@ -41,7 +44,7 @@ import random
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,6 +53,7 @@ from typing import IO, Any
 import psycopg
 
 from twenty48.store import GameFinishedError, Store, open_store
+from twenty48.store.database import Guess
 
 sys.path.insert(0, str(Path(__file__).parent))
 from postgres_cluster import Postgres
@@ -64,18 +68,28 @@ def play(store: Store, moves: int, seed: int, batch: int) -> None:
     rng = random.Random(seed)
     player = store.web_player(f"bench-{seed}").id
     record = store.new_game(player, ranked=True)
+    guesses: list[Guess] = []
     for played in range(1, moves + 1):
         legal = record.board.legal_moves()
         if not legal:
             record = store.new_game(player, ranked=True)
             legal = record.board.legal_moves()
         try:
-            record = store.move(player, record.id, rng.choice(legal), revision=record.revision).game
+            # Guessed where the store can, as the server's store thread plays every move.
+            with store.guessing() as guess:
+                record = store.move(player, record.id, rng.choice(legal), revision=record.revision).game
         except GameFinishedError:
             record = store.new_game(player, ranked=True)
-        if played % batch == 0:
+        guesses.append(guess)
+        if played % batch == 0 or played == moves:
             store.flush()
-    store.flush()
+            # One process alone: no guess can be wrong (the server would make the move again).
+            GUESSES.update(guessed=sum(g.used for g in guesses), wrong=sum(g.failed for g in guesses))
+            guesses.clear()
+
+
+#: Moves played, and guessed, and guesses that were wrong, since the last look.
+GUESSES: Counter[str] = Counter()
 
 
 def cpu_ms(call: Callable[[], None]) -> float:
@@ -140,33 +154,47 @@ def traced_round_trips() -> Iterator[Callable[[], tuple[int, int]]]:
         start(*traced[-1])
         return conn
 
+    synced = [0]
+    sync = psycopg.Pipeline.sync
+
+    def sync_counted(pipeline: psycopg.Pipeline) -> None:
+        synced[0] += 1
+        sync(pipeline)
+
     def count() -> tuple[int, int]:
-        trips = statements = 0
+        trips, statements = synced[0], 0
         for conn, path in traced:
             if not conn.closed:
                 conn.pgconn.untrace()  # flushes libpq's stream
-            directions = []
             for line in path.read_text().splitlines():
                 direction, _, message = [*line.split("\t"), "", ""][:3]
-                directions.append(direction)
-                statements += direction == "F" and message.split(" ")[0] in ("Execute", "Query")
-            trips += sum(1 for pair in itertools.pairwise(directions) if pair == ("F", "B"))
+                if direction == "F":
+                    statements += message.split(" ")[0] in ("Execute", "Query")
+                    trips += message.split(" ")[0] == "Flush"
             if not conn.closed:
                 start(conn, path)
         return trips, statements
 
     psycopg.Connection.connect = connect_traced  # type: ignore[method-assign,assignment]
+    psycopg.Pipeline.sync = sync_counted  # type: ignore[method-assign]
     try:
         yield count
     finally:
         psycopg.Connection.connect = connect  # type: ignore[method-assign]
+        psycopg.Pipeline.sync = sync  # type: ignore[method-assign]
         for stream in streams:
             stream.close()
 
 
-def server_counts(url: str) -> tuple[int, float, int]:
+def server_counts(url: str, store: Store) -> tuple[int, float, int]:
     """(statements, their planning and execution ms, transactions) the server has counted so far,
     the reading ones left out."""
+    # A session reports its counts when it goes idle (at a Sync), once a second at most (else up
+    # to ten seconds later): one more write of the store's and its flush, past that second, report
+    # them all (that write's transactions among them: a few, of thousands of moves).
+    time.sleep(1.1)
+    store.local_player(f"bench-counts-{time.monotonic_ns()}")  # a new one: a write
+    store.flush()
     with psycopg.connect(url, autocommit=True) as conn:
         calls, exec_ms = conn.execute(
             "SELECT coalesce(sum(calls), 0), coalesce(sum(total_exec_time + total_plan_time), 0) "
@@ -232,23 +260,26 @@ def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, ob
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     with open_store(url, group_commit=True) as store:
         play(store, WARM_UP, 1, batch)
-        calls, exec_ms, transactions = server_counts(postgres.url)
+        calls, exec_ms, transactions = server_counts(postgres.url, store)
         server = cluster_cpu_ms(postgres.data)
         client = cpu_ms(lambda: play(store, moves, 2, batch))
         server = cluster_cpu_ms(postgres.data) - server
-        calls2, exec_ms2, transactions2 = server_counts(postgres.url)
+        calls2, exec_ms2, transactions2 = server_counts(postgres.url, store)
         split = parts(lambda: play(store, moves, 3, batch), client, moves)
     with traced_round_trips() as count, open_store(url, group_commit=True) as store:
         play(store, WARM_UP, 4, batch)
         trips, sent = count()
+        GUESSES.clear()
         play(store, moves, 5, batch)
         trips2, sent2 = count()
+        guessed = dict(GUESSES)
     driver = driver_costs(url)
     postgres.drop(url)
     return {
         "statements_per_move": round((calls2 - calls) / moves, 2),
         "statements_sent_per_move": round((sent2 - sent) / moves, 2),
         "round_trips_per_move": round((trips2 - trips) / moves, 2),
+        "guessed": {"share": round(guessed.get("guessed", 0) / moves, 3), "wrong": guessed.get("wrong", 0)},
         "transactions_per_move": round((transactions2 - transactions) / moves, 2),
         "client_cpu_ms_per_move": round(client / moves, 4),
         "parts_ms_per_move": split,

@@ -15,7 +15,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store, open_store
-from twenty48.store.errors import StaleRevisionError
+from twenty48.store.errors import StaleRevisionError, StoreError
 from twenty48.store.games import operations
 from twenty48.store.records import GameRecord
 from twenty48.web.worker import StoreWorker
@@ -177,3 +177,16 @@ def test_the_store_thread_answers_a_wrong_guess_from_the_call_made_again(
     assert stale.game.revision >= moved.revision
     assert current.game.revision == moved.revision + 1
     assert stored(postgres_url, record) == current.game
+
+
+def test_a_call_that_goes_on_after_its_wrong_guess_stops_there(store: Store, postgres_url: str) -> None:
+    record = written_last(store)
+    with open_store(postgres_url) as other:
+        other.move(record.player_id, record.id, "down", revision=record.revision)
+    with store.guessing() as guess:
+        store.move(record.player_id, record.id, "right")
+        # Its next transaction reads the guess's answer first: what it would build on did not happen.
+        with pytest.raises(StoreError):
+            store.get_game(record.player_id, record.id)
+    assert guess.failed
+    store.flush()
