@@ -62,7 +62,7 @@ import logging
 import select
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import psycopg
@@ -258,7 +258,7 @@ class PostgresBackend:
         try:
             db = PostgresConnection(sent, writing=True)
             db.lock_player(player_id)
-            sent.execute(CHECKED.format(check=check), parameters)
+            sent.execute(_checked(check), parameters)
             yield db
             completed = True
         finally:
@@ -431,6 +431,11 @@ class PostgresBackend:
         # Leaving pipeline mode reads what the server still owes, which a dead connection cannot.
         with contextlib.suppress(psycopg.Error):
             self._exit.close()
+
+
+@lru_cache(maxsize=16)
+def _checked(check: str) -> str:
+    return CHECKED.format(check=check)
 
 
 def _answered(cursor: psycopg.RawCursor[Any]) -> bool:

@@ -81,23 +81,28 @@ class PostgresSQL:
         self.conn = conn
         #: Foreign keys of tables created before the table they reference: (table, column, target).
         self._pending: list[tuple[str, str, str, str]] = []
-        self._cursors: dict[str, psycopg.RawCursor[Any]] = {}
+        #: Each statement's cursor and its translation.
+        self._cursors: dict[str, tuple[psycopg.RawCursor[Any], str]] = {}
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.RawCursor[Any]:
-        if _CREATE_TABLE.match(sql):
-            return self._create_table(sql, params)
-        return self._cursor(sql).execute(translate(sql), params)
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._cursor(sql).executemany(translate(sql), list(rows))
-
-    def _cursor(self, sql: str) -> psycopg.RawCursor[Any]:
         found = self._cursors.get(sql)
         if found is None:
-            if len(self._cursors) >= MAX_CURSORS:
-                # Statements written on the fly (lists of ids) come and go: start afresh.
-                self._cursors.clear()
-            found = self._cursors[sql] = psycopg.RawCursor(self.conn)
+            if _CREATE_TABLE.match(sql):
+                return self._create_table(sql, params)
+            found = self._cursor(sql)
+        cursor, translated = found
+        return cursor.execute(translated, params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        cursor, translated = self._cursors.get(sql) or self._cursor(sql)
+        cursor.executemany(translated, list(rows))
+
+    def _cursor(self, sql: str) -> tuple[psycopg.RawCursor[Any], str]:
+        """A new cursor for the statement, kept with its translation."""
+        if len(self._cursors) >= MAX_CURSORS:
+            # Statements written on the fly (lists of ids) come and go: start afresh.
+            self._cursors.clear()
+        found = self._cursors[sql] = (psycopg.RawCursor(self.conn), translate(sql))
         return found
 
     def _create_table(self, sql: str, params: Sequence[Any]) -> psycopg.RawCursor[Any]:

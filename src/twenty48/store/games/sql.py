@@ -66,16 +66,20 @@ class Checkpoint(NamedTuple):
     keep_playing: bool
 
 
-_GAME_COLUMNS = (
-    "g.id, g.player_id, g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, g.size, "
-    "g.ranked, g.daily, g.finished_at, g.flagged, g.pace_at, coalesce(b.score, 0)"
+#: A game's row (``GameRow``) past its id and its player's.
+_ROW_STATE = (
+    "g.revision, g.created_at, g.updated_at, p.current_game_id, g.variant, g.size, g.ranked, g.daily, "
+    "g.finished_at, g.flagged, g.pace_at, coalesce(b.score, 0)"
 )
-
 #: Where a player's game's row is read from: the game's id and its player's.
 _GAME_ROW = (
     "FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN best_scores b "
     "ON b.player_id = g.player_id AND b.variant = g.variant AND b.size = g.size "
     "WHERE g.id = ? AND g.player_id = ? AND NOT g.set_aside"
+)
+_UNCHANGED = (
+    f"SELECT EXISTS (SELECT 1 {_GAME_ROW} AND ({_ROW_STATE}) IS NOT DISTINCT FROM "
+    f"({', '.join(['?'] * (len(GameRow._fields) - 2))}))"
 )
 
 # ---- the player's games -------------------------------------------------------------------------
@@ -110,7 +114,7 @@ def game(db: Connection, player_id: int, game_id: int) -> GameRow | None:
     """The game if it exists and belongs to this player (taking the player's write lock in a write
     transaction)."""
     db.lock_player(player_id)
-    found = db.execute(f"SELECT {_GAME_COLUMNS} {_GAME_ROW}", (game_id, player_id)).fetchone()
+    found = db.execute(f"SELECT g.id, g.player_id, {_ROW_STATE} {_GAME_ROW}", (game_id, player_id)).fetchone()
     if found is None:
         return None
     # SQLite gives its BOOLEAN as 0 or 1.
@@ -120,11 +124,7 @@ def game(db: Connection, player_id: int, game_id: int) -> GameRow | None:
 def unchanged(row: GameRow) -> tuple[str, tuple[object, ...]]:
     """A query (and its parameters) that is true while the game's row, as ``game`` reads it, is
     still ``row``: a write that knows the row already checks it instead of reading it."""
-    columns = ", ".join(["?"] * len(row))
-    return (
-        f"SELECT EXISTS (SELECT 1 {_GAME_ROW} AND ({_GAME_COLUMNS}) IS NOT DISTINCT FROM ({columns}))",
-        (row.id, row.player_id, *row),
-    )
+    return _UNCHANGED, row
 
 
 def state(db: SQL, game_id: int) -> tuple[str, list[str]]:
