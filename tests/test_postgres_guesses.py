@@ -190,3 +190,26 @@ def test_a_call_that_goes_on_after_its_wrong_guess_stops_there(store: Store, pos
             store.get_game(record.player_id, record.id)
     assert guess.failed
     store.flush()
+
+
+def test_a_wrong_guess_leaves_every_statement_usable(store: Store, postgres_url: str) -> None:
+    # psycopg prepares a statement on the server in the same message as its sixth run: here the
+    # guessed move's (after five moves), whose guess is wrong, so the server never makes what
+    # psycopg then believes prepared ("prepared statement _pg3_6 does not exist" at the next move,
+    # until a failed guess put its connection away).
+    record = written_last(store)
+    for _ in range(4):
+        board = store.get_game(record.player_id, record.id).board
+        record = store.move(record.player_id, record.id, board.legal_moves()[0].value).game
+    store.flush()
+    with open_store(postgres_url) as other:
+        moved = other.move(record.player_id, record.id, record.board.legal_moves()[0].value).game
+    guess, _ = guessed_move(store, record, record.board.legal_moves()[0].value)
+    store.flush()
+    assert guess.failed
+    for _ in range(2):
+        legal = moved.board.legal_moves()[0].value
+        with store.guessing():
+            moved = store.move(record.player_id, record.id, legal, revision=moved.revision).game
+        store.flush()
+    assert stored(postgres_url, record) == moved

@@ -23,9 +23,9 @@ SMALL = Board.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]])
 #: new state, COMMIT: a move that does not raise the player's best score.
 MOVE_STATEMENTS = 6
 #: A guessed move, a transaction of its own between two Syncs: the player's row lock, the check
-#: that the game's row is as this process left it, the move's log, the game's new state, and the
-#: ``WITNESS`` whose answer says it committed. Nothing is waited for.
-GUESSED_STATEMENTS = 5
+#: that the game's row is as this process left it, the move's log and the game's new state (sent
+#: on a cursor of its own: its answer says the transaction committed). Nothing is waited for.
+GUESSED_STATEMENTS = 4
 #: A new visitor's first move (``Store.move_pending``), in one transaction: BEGIN, the player's row
 #: lock, the player's current game and whether they have any, the game's row, its ranking, the first
 #: reach of each of its two starting tiles, the player's current game set, the game's row read, the
@@ -41,6 +41,8 @@ class Trace:
         self._traced: list[tuple[psycopg.Connection[Any], Path]] = []
         self._streams: list[IO[str]] = []
         self._seen: dict[Path, int] = {}
+        #: ``Pipeline.sync`` calls since the last look.
+        self.synced = 0
 
     def attach(self, conn: psycopg.Connection[Any]) -> None:
         path = self._directory / f"{len(self._traced)}.trace"
@@ -59,21 +61,21 @@ class Trace:
 
     def since_last(self) -> tuple[int, int]:
         """(statements executed, round trips) since the last call: an Execute message is one
-        statement, and a client message answered by the server is one round trip."""
-        statements = trips = 0
+        statement; a round trip is a wait for the server's answers, a Flush message (psycopg asking
+        for an answer it needs) or a ``Pipeline.sync``. (A guessed transaction's answers come back
+        unasked, at its own Sync, which nothing waits for.)"""
+        statements, trips = 0, self.synced
+        self.synced = 0
         for conn, path in self._traced:
             if not conn.closed:
                 # Stopping the trace flushes libpq's stream; it starts again below.
                 conn.pgconn.untrace()
             lines = path.read_text().splitlines()
-            last = ""
             for line in lines[self._seen.get(path, 0) :]:
                 direction, _, message = [*line.split("\t"), "", ""][:3]
-                if direction == "F" and message.split(" ")[0] == "Execute":
-                    statements += 1
-                if direction == "B" and last == "F":
-                    trips += 1
-                last = direction or last
+                if direction == "F":
+                    statements += message.split(" ")[0] == "Execute"
+                    trips += message.split(" ")[0] == "Flush"
             self._seen[path] = len(lines)
             if not conn.closed:
                 self._start(conn, path)
@@ -90,7 +92,14 @@ def traced(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Trace]:
         trace.attach(conn)
         return conn
 
+    sync = psycopg.Pipeline.sync
+
+    def sync_counted(pipeline: psycopg.Pipeline) -> None:
+        trace.synced += 1
+        sync(pipeline)
+
     monkeypatch.setattr(psycopg.Connection, "connect", connect_traced)
+    monkeypatch.setattr(psycopg.Pipeline, "sync", sync_counted)
     yield trace
     trace.close()
 
@@ -151,7 +160,7 @@ def test_a_batch_of_guessed_moves_waits_only_at_its_flush(postgres_url: str, tra
             guesses.append(guess)
         # Their answers come back on their own (each ends with a Sync), but nothing waits for them
         # (test_postgres_guesses: a guessed move returns while its row lock is still held elsewhere).
-        assert traced.since_last()[0] == 3 * GUESSED_STATEMENTS
+        assert traced.since_last() == (3 * GUESSED_STATEMENTS, 0)
         # The synchronous commit, and the guessed moves' answers read with its own.
         store.flush()
         assert traced.since_last() == (1, 1)

@@ -20,12 +20,12 @@ The statements are the store's own, written once in the SQL both databases share
   sent without waiting at all: the row lock, then a check that the rows are still what the store
   knows (``CHECKED``: it fails, and with it the whole transaction, unless they are), then the
   writes. It is an implicit transaction ended by a Sync of its own, so a failure there rolls back
-  that transaction alone and the ones after it run; its last statement (``WITNESS``) is answered
-  only if every statement before it succeeded, which says, once the answers are read, whether it
-  committed. Nothing else is sent while a guessed transaction's answers are unread: a ``read`` or
-  ``write`` first reads them (and a guess first reads what the others are owed), so an error
-  among them can only be a guessed transaction's, which fails, to be made again by the caller,
-  and never costs another transaction its commit.
+  that transaction alone and the ones after it run; its last statement, sent on a cursor of its
+  own, is answered only if every statement before it succeeded, which says, once the answers are
+  read, whether it committed. Nothing else is sent while a guessed transaction's answers are
+  unread: a ``read`` or ``write`` first reads them (and a guess first reads what the others are
+  owed), so an error among them can only be a guessed transaction's, which fails, to be made
+  again by the caller, and never costs another transaction its commit.
 - **Durability.** Without group commit, ``synchronous_commit = on``: the server answers ``COMMIT``
   once the commit is flushed to its write-ahead log, and ``write`` reads that answer before it
   returns. Group commit (``Store.open(url, group_commit=True)``, as the web server opens it) is
@@ -103,8 +103,6 @@ DURABLE = "SELECT set_config('synchronous_commit', 'on', true), pg_logical_emit_
 CHECKED = "SELECT 1 / ({check})::int"
 #: What fails a guessed transaction whose block raised, however far it got.
 ABANDON = "SELECT 1 / 0"
-#: A guessed transaction's last statement: answered only if each one before it succeeded.
-WITNESS = "SELECT 1"
 
 
 def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
@@ -118,26 +116,49 @@ logging.getLogger("psycopg.pool").addFilter(_pool_record_in_one_line)
 
 
 class _Unread:
-    """Statements sent and never read (a guessed transaction's). The answer of a statement sent
+    """A guessed transaction's statements: sent and never read. The answer of a statement sent
     earlier may surface as an error in any ``execute`` (psycopg reads whatever the server has
     answered so far whenever it sends), after the statement itself was sent: what it means is told
-    by the answers that matter (a guessed transaction's ``WITNESS``, ``DURABLE``'s)."""
+    by the answer that matters, the transaction's last statement's. So each statement is held back
+    until the next one comes, and the last is sent by ``end`` on a cursor of its own (``witness``),
+    whose answer can be no other's: it is answered only if every statement before it succeeded."""
 
     def __init__(self, sql: PostgresSQL) -> None:
         self._sql = sql
+        self._held: tuple[str, Sequence[Any]] | None = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        try:
-            self._sql.execute(sql, params)
-        except psycopg.Error:
-            if self._sql.conn.broken:
-                raise
+        held, self._held = self._held, (sql, params)
+        if held is not None:
+            with self._theirs():
+                self._sql.execute(*held)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         # A row at a time: psycopg's executemany would stop sending at the row where an earlier
         # answer's error surfaced.
         for row in rows:
             self.execute(sql, row)
+
+    def end(self, witness: psycopg.RawCursor[Any]) -> None:
+        """Send the last statement on ``witness``."""
+        assert self._held is not None
+        sql, params = self._held
+        with self._theirs():
+            witness.execute(postgres_dialect.translate(sql), params)
+
+    def abandon(self) -> None:
+        """Fail the transaction, whatever it sent."""
+        self._held = None
+        with self._theirs():
+            self._sql.execute(ABANDON)
+
+    @contextmanager
+    def _theirs(self) -> Iterator[None]:
+        try:
+            yield
+        except psycopg.Error:
+            if self._sql.conn.broken:
+                raise
 
 
 class PostgresConnection:
@@ -192,10 +213,11 @@ class PostgresBackend:
         self._lost: StoreError | None = None
         #: A transaction that is not guessed was sent since the server's answers were last read.
         self._unanswered = False
-        #: The guessed transactions whose answers are unread, each with its ``WITNESS``'s cursor
+        #: The guessed transactions whose answers are unread, each with its last statement's cursor
         #: (None: it was failed on purpose).
         self._guessed: list[tuple[Guess, psycopg.RawCursor[Any] | None]] = []
-        #: Cursors for ``WITNESS``, one per guessed transaction between two reads of the answers.
+        #: Cursors for a guessed transaction's last statement and ``DURABLE``, one per transaction
+        #: between two reads of the answers.
         self._witnesses: list[psycopg.RawCursor[Any]] = []
 
     @classmethod
@@ -266,18 +288,17 @@ class PostgresBackend:
                 self._end_guess(guess, sent, completed)
 
     def _end_guess(self, guess: Guess, sent: _Unread, completed: bool) -> None:
-        """End the guessed transaction with its ``WITNESS``, or with ``ABANDON`` if it is not to
-        commit, and a Sync, which commits it (or rolls it back) by itself."""
+        """End the guessed transaction with its last statement, on a cursor whose answer says
+        whether it committed, or with ``ABANDON`` if it is not to commit, and a Sync, which commits
+        it (or rolls it back) by itself."""
         assert self._pipeline is not None and self._conn is not None
         witness = None
         if completed:
             witness = self._witness(len(self._guessed))
-            # Sent even if an earlier answer surfaces as it is: its own answer tells.
-            with contextlib.suppress(psycopg.Error):
-                witness.execute(WITNESS)
+            sent.end(witness)
         else:
             guess.failed = True
-            sent.execute(ABANDON)
+            sent.abandon()
         # psycopg's own way of ending a pipeline's segment, without waiting for its answers
         # (``Pipeline.sync`` would wait): sent with the next statement.
         self._pipeline._enqueue_sync()
@@ -295,7 +316,7 @@ class PostgresBackend:
 
     def _settle(self, *, durable: bool = False) -> None:
         """Read every answer the server owes, in one round trip, after ``DURABLE`` if ``durable``.
-        Each guessed transaction among them is marked as failed unless its ``WITNESS`` was
+        Each guessed transaction among them is marked as failed unless its last statement was
         answered; an error of anything else raises (so does a lost connection, and ``DURABLE`` not
         answered)."""
         guessed, self._guessed = self._guessed, []
@@ -308,13 +329,32 @@ class PostgresBackend:
             synchronous = self._witness(len(guessed))
             with self._theirs(guessed):
                 synchronous.execute(DURABLE)
-        with self._theirs(guessed):
-            self._pipeline.sync()
+        # psycopg stops reading once an error surfaces among the answers it read while sending:
+        # another Sync reads on, until every answer owed is read.
+        while True:
+            with self._theirs(guessed):
+                self._pipeline.sync()
+                break
+            if not self._pipeline.result_queue:
+                break
         if synchronous is not None and not _answered(synchronous):
             raise psycopg.OperationalError("the batch's synchronous commit was not made")
         for guess, witness in guessed:
             if witness is None or not _answered(witness):
                 guess.failed = True
+        if any(guess.failed for guess, _ in guessed):
+            self._retire()
+
+    def _retire(self) -> None:
+        """Put the connection away, every answer read, after a guessed transaction failed: psycopg
+        counts a statement as prepared once it has sent its preparation (with the statement's sixth
+        run), and a failed transaction may have skipped that preparation, which psycopg does not
+        take back (every later run of the statement would fail: "prepared statement ... does not
+        exist"). The commits it made stay for the next flush to make durable: its synchronous
+        commit, on any connection, flushes the log past them."""
+        if self._conn is not None:
+            self._conn.close()
+        self._drop()
 
     @contextmanager
     def _theirs(self, guessed: list[tuple[Guess, psycopg.RawCursor[Any] | None]]) -> Iterator[None]:
@@ -439,10 +479,10 @@ def _checked(check: str) -> str:
 
 
 def _answered(cursor: psycopg.RawCursor[Any]) -> bool:
-    """Whether the query last sent on ``cursor`` gave its rows (one skipped after an error in its
+    """Whether the statement last sent on ``cursor`` succeeded (one skipped after an error in its
     transaction has no answer)."""
     answer = cursor.pgresult
-    return answer is not None and answer.status == ExecStatus.TUPLES_OK
+    return answer is not None and answer.status in (ExecStatus.TUPLES_OK, ExecStatus.COMMAND_OK)
 
 
 def _closed_by_server(conn: psycopg.Connection[Any]) -> bool:
