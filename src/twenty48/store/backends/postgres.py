@@ -33,11 +33,13 @@ The statements are the store's own, written once in the SQL both databases share
   own, with ``synchronous_commit = off`` (the commit is made and seen at once, its log record is
   not waited for), and ``flush`` ends the batch with one transaction at ``synchronous_commit = on``
   (``DURABLE``). That commit waits until the log is on disk up to its own record, which lies after
-  every commit the connection sent before it: one disk flush makes the whole batch durable, as one
-  fsync of SQLite's log does. ``flush`` reads the answers of every commit since the last one, in
-  one round trip, and raises if one of them failed or was lost with the connection: nothing
-  written since the last ``flush`` may be acknowledged then. A later transaction's first round trip
-  reads them too, so a batch of moves costs one round trip each and one more. As on SQLite, a
+  every commit sent before it (from any connection): one disk flush makes the whole batch durable,
+  as one fsync of SQLite's log does. ``flush`` reads the answers of every commit since the last
+  one, in one round trip, and raises if one of them failed or was lost with the connection: nothing
+  written since the last ``flush`` may be acknowledged then (a guessed transaction that failed is
+  not an error: it did not commit, and its caller makes it again). A later transaction's first
+  round trip reads them too, so a batch of moves that wait costs one round trip each and one more,
+  and a batch of guessed moves one in all. As on SQLite, a
   commit is seen by other connections before that flush; what they answer from it is a state that
   a crash could still undo, but no action's own answer leaves before its commit is durable, and an
   action built on another's commit commits after it in the log, so its flush covers both.
