@@ -76,8 +76,8 @@ class Guess:
 
     #: The call sent a guessed transaction.
     used: bool = False
-    #: That transaction did not commit (the guess was wrong, or its answers were lost in an error
-    #: of the batch): nothing of it happened, and the call is to be made again without guessing.
+    #: That transaction did not commit (the guess was wrong, or a statement of it failed): nothing
+    #: of it happened, and the call is to be made again without guessing.
     failed: bool = False
 
 
