@@ -13,8 +13,8 @@ a player's. Measured per move:
   (psycopg asking for an answer it needs) and each ``Pipeline.sync`` (the answers so far, waited
   for). A guessed move (``Store.guessing``, as the server's store thread plays each move of a game
   it wrote last) waits for nothing: the server answers it unasked, at the Sync that ends it;
-- ``guessed``: the share of moves guessed, and how many guesses were wrong (a wrong one is made
-  again, waiting, as the server does);
+- ``guessed``: the share of moves guessed, and how many guesses were wrong (none can be, in one
+  process alone; the server would make such a move again);
 - ``client_cpu_ms``: this process's CPU (user + system), without a profiler;
 - ``parts_ms``: that CPU split by where it is spent, from a second run under ``cProfile`` with a CPU
   clock (each function's own time, the profiler's overhead shared out in proportion): the pool
@@ -62,13 +62,15 @@ from postgres_cluster import Postgres
 WARM_UP = 200
 
 
-def play(store: Store, moves: int, seed: int, batch: int) -> None:
+def play(store: Store, moves: int, seed: int, batch: int) -> Counter[str]:
     """``moves`` legal moves, as the web's players make them: a new ranked game when one ends; the
-    store flushed after every ``batch`` of moves, as the server's store thread flushes its batches."""
+    store flushed after every ``batch`` of moves, as the server's store thread flushes its batches.
+    Returns how many moves were guessed, and how many guesses were wrong."""
     rng = random.Random(seed)
     player = store.web_player(f"bench-{seed}").id
     record = store.new_game(player, ranked=True)
     guesses: list[Guess] = []
+    counts: Counter[str] = Counter()
     for played in range(1, moves + 1):
         legal = record.board.legal_moves()
         if not legal:
@@ -82,17 +84,13 @@ def play(store: Store, moves: int, seed: int, batch: int) -> None:
             record = store.new_game(player, ranked=True)
         guesses.append(guess)
         if played % batch == 0 or played == moves:
-            store.flush()
-            # One process alone: no guess can be wrong (the server would make the move again).
-            GUESSES.update(guessed=sum(g.used for g in guesses), wrong=sum(g.failed for g in guesses))
+            store.flush()  # a guess is known to be wrong only then
+            counts.update(guessed=sum(g.used for g in guesses), wrong=sum(g.failed for g in guesses))
             guesses.clear()
+    return counts
 
 
-#: Moves played, and guessed, and guesses that were wrong, since the last look.
-GUESSES: Counter[str] = Counter()
-
-
-def cpu_ms(call: Callable[[], None]) -> float:
+def cpu_ms(call: Callable[[], object]) -> float:
     started = time.process_time()
     call()
     return (time.process_time() - started) * 1000
@@ -121,7 +119,7 @@ def _part(filename: str, function: str) -> str:
     return "stdlib"
 
 
-def parts(call: Callable[[], None], total_ms: float, moves: int) -> dict[str, float]:
+def parts(call: Callable[[], object], total_ms: float, moves: int) -> dict[str, float]:
     """``total_ms`` (measured without a profiler) shared out as ``call``'s profile under a CPU clock
     shares its own time."""
     profile = cProfile.Profile(time.process_time)
@@ -269,17 +267,15 @@ def measure_postgres(postgres: Postgres, moves: int, batch: int) -> dict[str, ob
     with traced_round_trips() as count, open_store(url, group_commit=True) as store:
         play(store, WARM_UP, 4, batch)
         trips, sent = count()
-        GUESSES.clear()
-        play(store, moves, 5, batch)
+        guessed = play(store, moves, 5, batch)
         trips2, sent2 = count()
-        guessed = dict(GUESSES)
     driver = driver_costs(url)
     postgres.drop(url)
     return {
         "statements_per_move": round((calls2 - calls) / moves, 2),
         "statements_sent_per_move": round((sent2 - sent) / moves, 2),
         "round_trips_per_move": round((trips2 - trips) / moves, 2),
-        "guessed": {"share": round(guessed.get("guessed", 0) / moves, 3), "wrong": guessed.get("wrong", 0)},
+        "guessed": {"share": round(guessed["guessed"] / moves, 3), "wrong": guessed["wrong"]},
         "transactions_per_move": round((transactions2 - transactions) / moves, 2),
         "client_cpu_ms_per_move": round(client / moves, 4),
         "parts_ms_per_move": split,

@@ -132,7 +132,7 @@ class _Unread:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         held, self._held = self._held, (sql, params)
         if held is not None:
-            with self._theirs():
+            with _guessed_answers(self._sql.conn):
                 self._sql.execute(*held)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
@@ -145,22 +145,14 @@ class _Unread:
         """Send the last statement on ``witness``."""
         assert self._held is not None
         sql, params = self._held
-        with self._theirs():
+        with _guessed_answers(self._sql.conn):
             witness.execute(postgres_dialect.translate(sql), params)
 
     def abandon(self) -> None:
         """Fail the transaction, whatever it sent."""
         self._held = None
-        with self._theirs():
+        with _guessed_answers(self._sql.conn):
             self._sql.execute(ABANDON)
-
-    @contextmanager
-    def _theirs(self) -> Iterator[None]:
-        try:
-            yield
-        except psycopg.Error:
-            if self._sql.conn.broken:
-                raise
 
 
 class PostgresConnection:
@@ -329,12 +321,12 @@ class PostgresBackend:
         synchronous = None
         if durable:
             synchronous = self._witness(len(guessed))
-            with self._theirs(guessed):
+            with _guessed_answers(self._conn, bool(guessed)):
                 synchronous.execute(DURABLE)
         # psycopg stops reading once an error surfaces among the answers it read while sending:
         # another Sync reads on, until every answer owed is read.
         while True:
-            with self._theirs(guessed):
+            with _guessed_answers(self._conn, bool(guessed)):
                 self._pipeline.sync()
                 break
             if not self._pipeline.result_queue:
@@ -348,26 +340,16 @@ class PostgresBackend:
             self._retire()
 
     def _retire(self) -> None:
-        """Put the connection away, every answer read, after a guessed transaction failed: psycopg
-        counts a statement as prepared once it has sent its preparation (with the statement's sixth
-        run), and a failed transaction may have skipped that preparation, which psycopg does not
-        take back (every later run of the statement would fail: "prepared statement ... does not
-        exist"). The commits it made stay for the next flush to make durable: its synchronous
-        commit, on any connection, flushes the log past them."""
+        """Close the held connection (the pool makes a new one instead of lending it again); the
+        commits it made stay for the next flush to make durable: its synchronous commit, on any
+        connection, flushes the log past them. Also after a guessed transaction failed, every
+        answer read: psycopg counts a statement as prepared once it has sent its preparation (with
+        the statement's sixth run), and a failed transaction may have skipped that preparation,
+        which psycopg does not take back (every later run of the statement would fail: "prepared
+        statement ... does not exist")."""
         if self._conn is not None:
             self._conn.close()
         self._drop()
-
-    @contextmanager
-    def _theirs(self, guessed: list[tuple[Guess, psycopg.RawCursor[Any] | None]]) -> Iterator[None]:
-        """An error that surfaces while ``guessed`` transactions' answers are unread is one of
-        theirs (nothing else was owed an answer when they were sent), which their witnesses tell:
-        it is let pass. Any other error raises, and so does a lost connection."""
-        try:
-            yield
-        except psycopg.Error:
-            if not guessed or self._conn is None or self._conn.broken:
-                raise
 
     def flush(self) -> None:
         """Read the answers of the commits sent since the last flush, in one round trip (its
@@ -462,10 +444,7 @@ class PostgresBackend:
         if self._unconfirmed:
             self._lost = StoreError(f"the database {self.location}: commits not confirmed ({why})")
             self._unconfirmed = False
-        if self._conn is not None:
-            # Closed: the pool makes a new one instead of lending this one again.
-            self._conn.close()
-        self._drop()
+        self._retire()
 
     def _drop(self) -> None:
         self._conn = self._sql = self._pipeline = None
@@ -473,6 +452,18 @@ class PostgresBackend:
         # Leaving pipeline mode reads what the server still owes, which a dead connection cannot.
         with contextlib.suppress(psycopg.Error):
             self._exit.close()
+
+
+@contextmanager
+def _guessed_answers(conn: psycopg.Connection[Any], guessed: bool = True) -> Iterator[None]:
+    """While guessed transactions' answers are unread (``guessed``), an error that surfaces is one
+    of theirs (nothing else was owed an answer when they were sent), which each one's last
+    statement tells: it is let pass. Any other error raises, and so does a lost connection."""
+    try:
+        yield
+    except psycopg.Error:
+        if not guessed or conn.broken:
+            raise
 
 
 @lru_cache(maxsize=16)
