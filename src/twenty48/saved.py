@@ -72,7 +72,10 @@ class Decoded:
 
 
 def encode_board(board: Board) -> list[list[int]]:
-    return [list(row) for row in board.rows]
+    # Sliced from the cells, not through ``Board.rows``: a stored game encodes its board and each
+    # undo snapshot's on every move.
+    cells, cols = board.cells, board.size.cols
+    return [list(cells[start : start + cols]) for start in range(0, len(cells), cols)]
 
 
 def encode_snapshot(snapshot: Snapshot) -> dict[str, Any]:
