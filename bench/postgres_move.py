@@ -138,7 +138,8 @@ def traced_round_trips() -> Iterator[Callable[[], tuple[int, int]]]:
     directory = Path(tempfile.mkdtemp(prefix="b48trace-"))
     traced: list[tuple[psycopg.Connection[Any], Path]] = []
     streams: list[IO[str]] = []
-    connect = psycopg.Connection.connect
+    # The classmethod's function: the connection made is of the class asked for (the pool's own).
+    connect = psycopg.Connection.connect.__func__  # type: ignore[attr-defined]
 
     def start(conn: psycopg.Connection[Any], path: Path) -> None:
         # libpq writes through a stream of its own on this file's descriptor: kept open.
@@ -146,8 +147,10 @@ def traced_round_trips() -> Iterator[Callable[[], tuple[int, int]]]:
         conn.pgconn.trace(streams[-1].fileno())
         conn.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS | psycopg.pq.Trace.REGRESS_MODE)
 
-    def connect_traced(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
-        conn = connect(*args, **kwargs)
+    def connect_traced(
+        cls: type[psycopg.Connection[Any]], *args: Any, **kwargs: Any
+    ) -> psycopg.Connection[Any]:
+        conn = connect(cls, *args, **kwargs)
         traced.append((conn, directory / f"{len(traced)}.trace"))
         start(*traced[-1])
         return conn
@@ -173,12 +176,12 @@ def traced_round_trips() -> Iterator[Callable[[], tuple[int, int]]]:
                 start(conn, path)
         return trips, statements
 
-    psycopg.Connection.connect = connect_traced  # type: ignore[method-assign,assignment]
+    psycopg.Connection.connect = classmethod(connect_traced)  # type: ignore[method-assign,assignment]
     psycopg.Pipeline.sync = sync_counted  # type: ignore[method-assign]
     try:
         yield count
     finally:
-        psycopg.Connection.connect = connect  # type: ignore[method-assign]
+        psycopg.Connection.connect = classmethod(connect)  # type: ignore[method-assign]
         psycopg.Pipeline.sync = sync  # type: ignore[method-assign]
         for stream in streams:
             stream.close()

@@ -213,3 +213,47 @@ def test_a_wrong_guess_leaves_every_statement_usable(store: Store, postgres_url:
             moved = store.move(record.player_id, record.id, legal, revision=moved.revision).game
         store.flush()
     assert stored(postgres_url, record) == moved
+
+
+def test_guessed_moves_are_sent_without_reading_any_answer(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = [written_last(store, name, seed) for name, seed in (("a", 1), ("b", 2), ("c", 3))]
+    waits = []
+    wait = psycopg.waiting.wait
+
+    def counted(*args: object, **kwargs: object) -> object:
+        waits.append(args)
+        return wait(*args, **kwargs)  # type: ignore[arg-type]
+
+    # psycopg's wait polls the socket, and reads what answers came, whenever it waits for anything.
+    monkeypatch.setattr(psycopg.waiting, "wait", counted)
+    guesses = [guessed_move(store, record, "down", record.revision)[0] for record in records]
+    assert all(guess.used for guess in guesses)
+    assert waits == []
+    store.flush()
+    assert waits and not any(guess.failed for guess in guesses)
+
+
+def test_a_guessed_batch_larger_than_the_socket_holds_is_sent_whole(store: Store, postgres_url: str) -> None:
+    player = store.local_player("a").id
+    record = store.add_game(player, Game.new(7, "classic", "6x6"))
+    record = store.move(player, record.id, record.board.legal_moves()[0].value).game
+    store.flush()
+    with psycopg.connect(postgres_url) as holder:
+        # The database reads nothing more of this connection until the lock is let go: a few
+        # hundred 6x6 moves (their states with their undo boards) fill the socket's buffers, and
+        # libpq keeps the rest of what is sent.
+        holder.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player,))
+        guesses = []
+        for _ in range(300):
+            legal = record.board.legal_moves()
+            if not legal:
+                break
+            guess, outcome = guessed_move(store, record, legal[0].value, record.revision)
+            guesses.append(guess)
+            record = outcome.game
+        threading.Timer(0.5, holder.commit).start()
+        store.flush()
+    assert len(guesses) > 100 and not any(guess.failed for guess in guesses)
+    assert stored(postgres_url, record) == record

@@ -85,10 +85,13 @@ class Trace:
 @pytest.fixture
 def traced(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Trace]:
     trace = Trace(tmp_path)
-    connect: Callable[..., psycopg.Connection[Any]] = psycopg.Connection.connect
+    # The classmethod's function: the connection made is of the class asked for (the pool's own).
+    connect: Callable[..., psycopg.Connection[Any]] = psycopg.Connection.connect.__func__  # type: ignore[attr-defined]
 
-    def connect_traced(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
-        conn = connect(*args, **kwargs)
+    def connect_traced(
+        cls: type[psycopg.Connection[Any]], *args: Any, **kwargs: Any
+    ) -> psycopg.Connection[Any]:
+        conn = connect(cls, *args, **kwargs)
         trace.attach(conn)
         return conn
 
@@ -98,7 +101,7 @@ def traced(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Trace]:
         trace.synced += 1
         sync(pipeline)
 
-    monkeypatch.setattr(psycopg.Connection, "connect", connect_traced)
+    monkeypatch.setattr(psycopg.Connection, "connect", classmethod(connect_traced))
     monkeypatch.setattr(psycopg.Pipeline, "sync", sync_counted)
     yield trace
     trace.close()

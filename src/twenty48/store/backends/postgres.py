@@ -62,14 +62,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import select
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import lru_cache, partial
 from typing import Any
 
 import psycopg
+from psycopg.abc import PQGen
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import ExecStatus
+from psycopg.waiting import Ready, Wait
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from twenty48.store import schema
@@ -117,27 +119,59 @@ def _pool_record_in_one_line(record: logging.LogRecord) -> bool:
 logging.getLogger("psycopg.pool").addFilter(_pool_record_in_one_line)
 
 
+class _SendingConnection(psycopg.Connection[Any]):
+    """A connection that, while ``sending`` (a guessed transaction's statements, whose answers are
+    read only at the next sync), sends without looking for answers. psycopg's pipeline asks after
+    each statement whether the socket can be read or written, polls, and reads what answers have
+    come; each poll and read lets go of the interpreter, which the event loop then holds until it
+    yields (up to ``sys.getswitchinterval()``, 5 ms): a guessed move's statements waited behind the
+    event loop's work a dozen times each. Told "writable" at once, psycopg sends and goes on; if the
+    socket is full, libpq keeps the rest, which the next sync sends (it waits for real)."""
+
+    sending = False
+
+    def wait(self, gen: PQGen[Any], interval: float = 0.1, timeout: float | None = None) -> Any:
+        if not self.sending:
+            return super().wait(gen, interval, timeout)
+        try:
+            state = next(gen)
+            while state == Wait.RW:
+                state = gen.send(Ready.W)
+        except StopIteration as stop:
+            return stop.value
+        # Anything else (a read it cannot go on without): waited for as psycopg waits.
+        return super().wait(_resumed(state, gen), interval, timeout)
+
+
+def _resumed(state: Wait, gen: PQGen[Any]) -> PQGen[Any]:
+    """``gen``, already started and waiting for ``state``, as a generator that starts there."""
+    while True:
+        ready = yield state
+        try:
+            state = gen.send(ready)
+        except StopIteration as stop:
+            return stop.value
+
+
 class _Unread:
-    """A guessed transaction's statements: sent and never read. The answer of a statement sent
-    earlier may surface as an error in any ``execute`` (psycopg reads whatever the server has
-    answered so far whenever it sends), after the statement itself was sent: what it means is told
-    by the answer that matters, the transaction's last statement's. So each statement is held back
-    until the next one comes, and the last is sent by ``end`` on a cursor of its own (``witness``),
-    whose answer can be no other's: it is answered only if every statement before it succeeded."""
+    """A guessed transaction's statements: sent, and not read until the next sync (the connection
+    is ``sending`` meanwhile, so an answer's error cannot surface here; an error that does, on the
+    client's side or of the connection, is the transaction's and raises). Each statement is held
+    back until the next one comes, so that the last is sent by ``end`` on a cursor of its own
+    (``witness``), whose answer can be no other's: it is answered only if every statement before it
+    succeeded."""
 
     def __init__(self, sql: PostgresSQL) -> None:
-        self._sql = sql
+        assert isinstance(sql.conn, _SendingConnection)
+        self._sql, self._conn = sql, sql.conn
         self._held: tuple[str, Sequence[Any]] | None = None
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         held, self._held = self._held, (sql, params)
         if held is not None:
-            with _guessed_answers(self._sql.conn):
-                self._sql.execute(*held)
+            self._send(self._sql.execute, *held)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        # A row at a time: psycopg's executemany would stop sending at the row where an earlier
-        # answer's error surfaced.
         for row in rows:
             self.execute(sql, row)
 
@@ -145,14 +179,19 @@ class _Unread:
         """Send the last statement on ``witness``."""
         assert self._held is not None
         sql, params = self._held
-        with _guessed_answers(self._sql.conn):
-            witness.execute(postgres_dialect.translate(sql), params)
+        self._send(witness.execute, postgres_dialect.translate(sql), params)
 
     def abandon(self) -> None:
         """Fail the transaction, whatever it sent."""
         self._held = None
-        with _guessed_answers(self._sql.conn):
-            self._sql.execute(ABANDON)
+        self._send(self._sql.execute, ABANDON, ())
+
+    def _send(self, execute: Callable[[str, Sequence[Any]], object], sql: str, params: Sequence[Any]) -> None:
+        self._conn.sending = True
+        try:
+            execute(sql, params)
+        finally:
+            self._conn.sending = False
 
 
 class PostgresConnection:
@@ -237,6 +276,7 @@ class PostgresBackend:
             min_size=1,
             max_size=POOL_SIZE,
             kwargs={"autocommit": True},
+            connection_class=_SendingConnection,
             configure=partial(_configure, synchronous=not group_commit),
             check=ConnectionPool.check_connection,
             timeout=POOL_TIMEOUT_S,
@@ -455,7 +495,7 @@ class PostgresBackend:
 
 
 @contextmanager
-def _guessed_answers(conn: psycopg.Connection[Any], guessed: bool = True) -> Iterator[None]:
+def _guessed_answers(conn: psycopg.Connection[Any], guessed: bool) -> Iterator[None]:
     """While guessed transactions' answers are unread (``guessed``), an error that surfaces is one
     of theirs (nothing else was owed an answer when they were sent), which each one's last
     statement tells: it is let pass. Any other error raises, and so does a lost connection."""
