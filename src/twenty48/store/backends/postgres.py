@@ -25,7 +25,8 @@ The statements are the store's own, written once in the SQL both databases share
   read, whether it committed. Nothing else is sent while a guessed transaction's answers are
   unread: a ``read`` or ``write`` first reads them (and a guess first reads what the others are
   owed), so an error among them can only be a guessed transaction's, which fails, to be made
-  again by the caller, and never costs another transaction its commit.
+  again by the caller, and never costs another transaction its commit. Its statements are only
+  sent (``_SendingConnection``): psycopg reads no answer, and polls nothing, until the next sync.
 - **Durability.** Without group commit, ``synchronous_commit = on``: the server answers ``COMMIT``
   once the commit is flushed to its write-ahead log, and ``write`` reads that answer before it
   returns. Group commit (``Store.open(url, group_commit=True)``, as the web server opens it) is
