@@ -15,6 +15,7 @@ import pytest
 from twenty48.game import Game
 from twenty48.rules import Board
 from twenty48.store import Store, open_store
+from twenty48.store.backends.postgres import _SendingConnection
 from twenty48.store.errors import StaleRevisionError, StoreError
 from twenty48.store.games import operations
 from twenty48.store.records import GameRecord
@@ -257,3 +258,11 @@ def test_a_guessed_batch_larger_than_the_socket_holds_is_sent_whole(store: Store
         store.flush()
     assert len(guesses) > 100 and not any(guess.failed for guess in guesses)
     assert stored(postgres_url, record) == record
+
+
+def test_a_sending_connection_still_waits_for_an_answer_it_cannot_go_on_without(postgres_url: str) -> None:
+    # Outside a pipeline a statement's answer is read before it returns: "writable" cannot stand
+    # in for it, and the connection waits as psycopg waits.
+    with _SendingConnection.connect(postgres_url, autocommit=True) as conn:
+        conn.sending = True
+        assert conn.execute("SELECT pg_sleep(0.05), 7").fetchone() == ("", 7)
