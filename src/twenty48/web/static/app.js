@@ -1,7 +1,6 @@
-// The page, wired together in the way of the original 2048's GameManager(InputManager, Actuator,
-// StorageManager): input.js reads the player, queue.js keeps the game in step with the server (which
-// holds the game and its rules), hud.js and render.js show it, settings.js remembers the player's
-// choices. The rest (autoplay.js, the dialogs, views/...) loads after the first board or on first use.
+// The page, wired as the original 2048's GameManager: input.js reads the player, queue.js keeps the
+// game in step with the server (which holds the rules), hud.js and render.js show it, settings.js
+// keeps the player's choices. The rest (autoplay.js, dialogs, views/) loads after the first board.
 
 import { Hud } from "./hud.js";
 import { I18n, chooseLanguage } from "./i18n.js";
@@ -15,8 +14,8 @@ const $ = (id) => document.getElementById(id);
 const settings = new Settings();
 const i18n = new I18n(chooseLanguage(settings.get("lang")));
 const view = new BoardView($("frame"), (value) => (value ? i18n.t("tile", { n: String(value) }) : i18n.t("empty")));
-// Sound (audio.js) loads once the board is up: nothing may play before the first gesture anyway,
-// and the first board does without its 4 KB. Until then a call only keeps the game-over state.
+// Sound (audio.js) loads once the board is up: nothing plays before the first gesture anyway, and
+// the first board saves its 4 KB. Until then a call only keeps the game-over state.
 const sound = {
   real: null,
   over: false,
@@ -27,35 +26,35 @@ const sound = {
 };
 const hud = new Hud(view, sound, i18n);
 const queue = new ActionQueue(hud);
-// A module loaded on first use, once (again after a failure): get() its promise; value once there.
+// A module loaded on first use, once (again after a failure, at a new address each time: Chromium
+// keeps a failed module failed): get() its promise; value once there.
 function lazy(load) {
-  const it = { get: () => (it.promise ??= load().then((v) => (it.value = v), (e) => ((it.promise = null), Promise.reject(e)))) };
+  const it = { q: "", get: () => (it.promise ??= load(it.q).then((v) => (it.value = v), (e) => ((it.promise = null), (it.q += "?"), Promise.reject(e)))) };
   return it;
 }
 const unloaded = () => hud.notice("loadFailed", {}, 5000);
 const use = (part, act) => part.get().then(act, unloaded);
-const solver = lazy(() => import("./autoplay.js").then((m) => m.autoPlayer(queue, hud, settings)));
+const solver = lazy((q) => import("./autoplay.js" + q).then((m) => m.autoPlayer(queue, hud, settings)));
 const auto = {
   stop: () => solver.value?.stop() ?? false,
   set: (on) => solver.value?.set(on),
   hint: () => use(solver, (s) => s.hint()),
   toggle: () => use(solver, (s) => s.toggle()),
 };
-const dialog = lazy(() => import("./newgame.js").then((m) => m.newGameDialog(queue, auto, i18n)));
+const dialog = lazy((q) => import("./newgame.js" + q).then((m) => m.newGameDialog(queue, auto, i18n)));
 const newGame = () => use(dialog, (d) => d.request());
 // A question that cannot be asked is not a yes.
-const asker = lazy(() => import("./ask.js").then((m) => m.asker(i18n)));
+const asker = lazy((q) => import("./ask.js" + q).then((m) => m.asker(i18n)));
 const ask = (topic) => use(asker, (a) => a(topic)).then((yes) => yes === true);
-const daily = lazy(() => import("./daily.js").then((m) => m.dailyEntry(queue, i18n, ask)));
-const audio = lazy(() => import("./audio.js").then(({ Sound }) => sound.start(new Sound(settings))));
-// Fetched once the board is up (and after answers until there): the first Hint or New game is quick.
+const daily = lazy((q) => import("./daily.js" + q).then((m) => m.dailyEntry(queue, i18n, ask)));
+const audio = lazy((q) => import("./audio.js" + q).then(({ Sound }) => sound.start(new Sound(settings))));
+// Fetched once the board is up (after answers until then): the first Hint or New game is quick.
 const prefetch = () => [solver, dialog, daily, audio].forEach((part) => part.value || part.get().catch(() => {}));
 // No server at the start: the last board seen here (lastseen.js), if at hand.
 const standIn = () => import("./lastseen.js").then((m) => m.standIn(queue, hud, i18n), () => {});
 
-// Undo, a hint or auto-play unranks a ranked game for good: the page asks first, each time such a
-// game is about to lose its place (the server's answer then says it is unranked). `agreed` names
-// the position the player said yes on, until that answer comes.
+// Undo, a hint or auto-play unranks a ranked game for good: the page asks first (the server's answer
+// then says it is unranked). `agreed` names the position the player said yes on, until then.
 const assisted = (() => {
   let agreed = null;
   return async (act) => {
@@ -103,9 +102,9 @@ function bind() {
   $("keep-going").addEventListener("click", () => queue.keepGoing());
   // Parts behind a button, fetched when it is first pressed.
   for (const [id, load, act] of [
-    ["open-settings", () => import("./settings-view.js").then((m) => m.settingsDialog(settings, i18n)), (d) => d.showModal()],
-    ["how-to", () => import("./howto.js").then((m) => m.howToDialog(i18n)), (d) => d.showModal()],
-    ["share", () => import("./share.js").then((m) => m.sharer(i18n, hud)), (share) => share(queue.state)],
+    ["open-settings", (q) => import("./settings-view.js" + q).then((m) => m.settingsDialog(settings, i18n)), (d) => d.showModal()],
+    ["how-to", (q) => import("./howto.js" + q).then((m) => m.howToDialog(i18n)), (d) => d.showModal()],
+    ["share", (q) => import("./share.js" + q).then((m) => m.sharer(i18n, hud)), (share) => share(queue.state)],
   ]) {
     const part = lazy(load);
     $(id).addEventListener("click", () => use(part, act));
@@ -125,9 +124,9 @@ function bind() {
   });
 }
 
-// History, statistics and replays load on first use (views/), so the play view's first board stays
-// small; coming back to play, this tab looks again at a game another view may have changed.
-const views = lazy(() => import("./views/views.js").then((module) => module.mount({ i18n, hud, ask })));
+// History, statistics and replays load on first use (views/): the first board stays small; back in
+// play, this tab looks again at a game another view may have changed.
+const views = lazy((q) => import("./views/views.js" + q).then((module) => module.mount({ i18n, hud, ask })));
 async function route() {
   if (!views.promise && !location.hash.startsWith("#/")) return;
   auto.stop();

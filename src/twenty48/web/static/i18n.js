@@ -1,7 +1,7 @@
 // English, Japanese and Chinese: each part of the page has its words in strings/PART.LANG.js, fetched
 // by load(PART) in the reader's language and English (the fallback); the first board's ("play") in
-// the first only: its budget. Elements name their text with data-i18n (content) and data-i18n-label
-// (aria-label and title); placeholders look like {n}, numbers by number(); plurals ({one, other}) follow {n}.
+// the first only. Elements name their text with data-i18n (content) and data-i18n-label (aria-label
+// and title); placeholders look like {n}, numbers by number(); plurals ({one, other}) follow {n}.
 
 // Said even before (or without) a language's strings.
 const CORE = {
@@ -11,7 +11,8 @@ const CORE = {
 };
 const STRINGS = {};
 const PARTS = new Set(["play"]);
-const fetchPart = async (part, lang) => Object.assign((STRINGS[lang] ??= {}), (await import(`./strings/${part}.${lang}.js`)).default);
+let again = ""; // see lazy() in app.js
+const fetchPart = async (part, lang) => Object.assign((STRINGS[lang] ??= {}), (await import(`./strings/${part}.${lang}.js${again}`).catch((e) => { again += "?"; throw e; })).default);
 
 export const LANGUAGES = ["en", "ja", "zh"];
 
