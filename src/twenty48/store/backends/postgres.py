@@ -131,9 +131,10 @@ class _SendingConnection(psycopg.Connection[Any]):
 
     sending = False
 
-    def wait(self, gen: PQGen[Any], interval: float = 0.1, timeout: float | None = None) -> Any:
+    def wait(self, gen: PQGen[Any], *args: Any, **kwargs: Any) -> Any:
+        # psycopg's own arguments (an interval, and a timeout since 3.3) pass through as they come.
         if not self.sending:
-            return super().wait(gen, interval, timeout)
+            return super().wait(gen, *args, **kwargs)
         try:
             state = next(gen)
             while state == Wait.RW:
@@ -141,7 +142,7 @@ class _SendingConnection(psycopg.Connection[Any]):
         except StopIteration as stop:
             return stop.value
         # Anything else (a read it cannot go on without): waited for as psycopg waits.
-        return super().wait(_resumed(state, gen), interval, timeout)
+        return super().wait(_resumed(state, gen), *args, **kwargs)
 
 
 def _resumed(state: Wait, gen: PQGen[Any]) -> PQGen[Any]:
