@@ -174,6 +174,7 @@ class _Unread:
             self._send(self._sql.execute, *held)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        # A row at a time: the last row may be the transaction's last statement, held for ``end``.
         for row in rows:
             self.execute(sql, row)
 
