@@ -286,10 +286,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from twenty48.store import StoreError, is_postgres, open_store
-    from twenty48.web import create_app
-    from twenty48.web.app import stop_work
     from twenty48.web.server import server_config
-    from twenty48.web.startup import prepare_process
 
     try:
         args.forwarded_allow_ips = trusted_proxies(args.forwarded_allow_ips)
@@ -327,6 +324,11 @@ def run(args: argparse.Namespace) -> int:
         # Opened above to migrate it and report a problem once; each worker opens its own.
         store.close()
         return _run_workers(args, sock, url, answered, limits)
+    # Only here: with --workers this process supervises, and each worker loads the app itself.
+    from twenty48.web import create_app
+    from twenty48.web.app import stop_work
+    from twenty48.web.startup import prepare_process
+
     app = create_app(store, allowed_hosts=answered, limits=limits)
     prepare_process()
     config = server_config(

@@ -1,17 +1,19 @@
 """The app of one process of ``2048 serve --workers N``: built by uvicorn in each worker process
-from what the parent put in the environment (the workers are started, not forked)."""
+from what the parent put in the environment (the workers are started, not forked).
+
+The parent imports this module too (for the names below), and only supervises: the app, FastAPI
+and the store are loaded by the functions that build and stop an app, which run in the workers."""
 
 from __future__ import annotations
 
 import atexit
 import os
+from typing import TYPE_CHECKING
 
-from fastapi import FastAPI
-
-from twenty48.store import open_store
-from twenty48.web.app import create_app, stop_work
 from twenty48.web.limits import Limits
-from twenty48.web.startup import prepare_process
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: The import string uvicorn calls in each worker.
 APP_FACTORY = "twenty48.web.served:app_from_environment"
@@ -28,6 +30,10 @@ _app: FastAPI | None = None
 
 
 def app_from_environment() -> FastAPI:
+    from twenty48.store import open_store
+    from twenty48.web.app import create_app
+    from twenty48.web.startup import prepare_process
+
     store = open_store(os.environ[DB_VARIABLE], group_commit=True)
     atexit.register(store.close)
     hosts = os.environ.get(HOSTS_VARIABLE, "")
@@ -53,4 +59,6 @@ def limits_variable(limits: Limits) -> str:
 def stop_work_here() -> None:
     """Stop this worker's hints and import (its server is shutting down)."""
     if _app is not None:
+        from twenty48.web.app import stop_work
+
         stop_work(_app)
