@@ -15,9 +15,13 @@ on loopback, then drives it in two modes, each on a fresh server:
 ``--http`` picks uvicorn's HTTP protocol: ``guarded`` (the server's own: httptools with a cap on
 request heads), ``httptools`` (no cap) or ``h11`` (uvicorn's pure-Python parser, which has one):
 what the cap costs. Prints one JSON line per mode: mode, http, clients, moves, moves_per_s, p50_ms,
-p99_ms, errors, server_cpu_ms_per_move (the server process's user + system CPU time over every
-request it answered, warm-up and set-up included, divided by the measured moves: steadier than
-wall-clock figures on a shared machine), for paced-hints the hints answered and refused, and for
+p99_ms, errors, server_cpu_ms_per_move (the user + system CPU time of the server's processes, its
+workers and their children included, from the start of the measured window until every measured
+move was answered, divided by those moves: steadier than wall-clock figures on a shared machine;
+read from Linux's /proc), server_setup_cpu_s (what they used before that window: the start, each
+process's solver load, the players' first games and the warm-up second; paid once per process,
+not per move, so a figure per move that held it would grow with the processes and shrink with the
+duration), for paced-hints the hints answered and refused, and for
 paced-review the reviews finished and the positions graded (a review cut off by the end counted
 to where it was). Latency
 runs from the moment a move was due (paced) or sent (flat-out) to the end of its answer, so a slow
@@ -41,7 +45,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import uvloop
@@ -109,6 +115,25 @@ class Connection:
         self.writer.close()
 
 
+def tree_cpu_s(pid: int) -> float:
+    """The CPU seconds (user + system) that the process ``pid`` and every process below it have
+    used so far, those that ended included once their parents waited for them."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        # After the command's name: state, ppid, ..., utime, stime, cutime, cstime (man 5 proc).
+        process = int(stat.parent.name)
+        parents[process], ticks[process] = int(fields[1]), sum(int(n) for n in fields[11:15])
+    tree = {pid}
+    while grown := {process for process, parent in parents.items() if parent in tree} - tree:
+        tree |= grown
+    return sum(ticks.get(process, 0) for process in tree) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Tally:
     #: Seconds from due to answered, for every answered move (errors included).
@@ -117,6 +142,9 @@ class Tally:
     round_trips: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    #: The server's CPU seconds before the measured window, and in it (``tree_cpu_s``).
+    cpu_before_s: float = 0.0
+    cpu_during_s: float = 0.0
 
 
 class Player:
@@ -248,6 +276,7 @@ async def keep_reviewing(port: int, token: str, games: list[int], end: float, re
 
 async def drive(
     port: int,
+    cpu: Callable[[], float],
     clients: int,
     period: float | None,
     duration: float,
@@ -261,6 +290,10 @@ async def drive(
     reviews = Reviews()
     begin = time.perf_counter() + WARM_UP_S
     end = begin + duration
+
+    async def window_opens() -> None:
+        await asyncio.sleep(begin - time.perf_counter())
+        tally.cpu_before_s = cpu()
 
     async def paced(index: int, player: Player) -> None:
         assert period is not None
@@ -282,8 +315,12 @@ async def drive(
     elif review is not None:
         hinting = [keep_reviewing(port, *review, end, reviews)]
     await asyncio.gather(
-        *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)), *hinting
+        window_opens(),
+        *(paced(i, p) if period is not None else flat_out(p) for i, p in enumerate(players)),
+        *hinting,
     )
+    # Every measured move is answered: the window closes.
+    tally.cpu_during_s = cpu() - tally.cpu_before_s
     for player in players:
         player.connection.close()
     return tally, duration, hints, reviews
@@ -378,15 +415,14 @@ def run_mode(
         process, port = start_server(db, http, workers, review)
         try:
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                # The server's processes only: PostgreSQL's own CPU is not in it.
+                cpu = partial(tree_cpu_s, process.pid)
                 tally, seconds, hinted, reviewed = runner.run(
-                    drive(port, clients, period, duration, db if hints else None, reviewer)
+                    drive(port, cpu, clients, period, duration, db if hints else None, reviewer)
                 )
         finally:
             process.terminate()
-            # wait4: the server's CPU time (its workers' included, which it waits for), which a
-            # wall-clock figure shares with the load generator. PostgreSQL's own is not in it.
-            _, _, usage = os.wait4(process.pid, 0)
-            process.returncode = 0
+            process.wait()
             if postgres is not None:
                 postgres.drop(str(db))
     latencies = sorted(tally.latencies)
@@ -406,7 +442,8 @@ def run_mode(
         "p99_ms": round(_p99(latencies) * 1000, 2),
         "errors": tally.errors,
         "p99_from_send_ms": round(_p99(round_trips) * 1000, 2),
-        "server_cpu_ms_per_move": round((usage.ru_utime + usage.ru_stime) * 1000 / max(1, tally.moves), 3),
+        "server_cpu_ms_per_move": round(tally.cpu_during_s * 1000 / max(1, tally.moves), 3),
+        "server_setup_cpu_s": round(tally.cpu_before_s, 2),
         **extra,
         "loadavg": os.getloadavg()[0],
         "duration_s": seconds,
@@ -459,6 +496,8 @@ def main() -> None:
         help="comma-separated server process counts for the PostgreSQL runs (default %(default)s)",
     )
     args = parser.parse_args()
+    if not Path("/proc/self/stat").exists():
+        parser.error("the server's CPU time is read from /proc: this benchmark runs on Linux")
     counts = [int(n) for n in args.workers.split(",")]
     modes = []
     if args.mode in ("paced", "both", "all"):
