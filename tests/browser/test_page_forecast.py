@@ -47,6 +47,16 @@ SLIDES = """() => [...document.querySelectorAll('#fx .ghost')].map((ghost) => {
   return [cell(from), cell(to), animation.playState !== 'idle'];
 })"""
 
+# The notice is up from a refusal until 2 s after the retry is answered: a loaded machine can let
+# all of that pass before Playwright looks. The page records what it showed as the notice came up.
+WATCH_NOTICE = f"""() => {{ window.noticed = null;
+  const notice = document.querySelector('#notice');
+  new MutationObserver(() => {{
+    if (notice.hidden || window.noticed !== null) return;
+    const board = [...document.querySelectorAll('#board > *')].map((cell) => +cell.dataset.value);
+    window.noticed = {{text: notice.textContent, board, sliding: ({SLIDING})()}};
+  }}).observe(notice, {{attributes: true, childList: true, characterData: true, subtree: true}}); }}"""
+
 
 def slides_shown(page: Page) -> list[list[int]]:
     found = page.evaluate(SLIDES)
@@ -136,10 +146,12 @@ def test_an_unreachable_server_slides_the_move_back_until_it_is_sent(
             route.abort("connectionrefused")
 
     page.route("**/move", refuse_once)
+    page.evaluate(WATCH_NOTICE)
     page.keyboard.press("ArrowLeft")
     # Offline: the slide started ahead gives way to the board the server last sent...
-    page.wait_for_selector("#notice", state="visible")
-    assert board(page) == flat(OPEN)
+    noticed = page.wait_for_function("() => window.noticed").json_value()
+    assert noticed["text"].startswith("Can't reach the server")
+    assert noticed["board"] == flat(OPEN) and not noticed["sliding"]
     # ...and the move, retried, slides on its answer.
     game.move("left")
     settled(page, game.moves, timeout=10000)
