@@ -27,12 +27,14 @@ import functools
 import io
 import json
 import os
-import resource
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from process_cpu import tree_cpu_s
 
 #: Empty tasks timed for what one task costs Ray.
 EMPTY_TASKS = 100
@@ -64,10 +66,10 @@ def main(argv: list[str]) -> int:
         for round_ in range(args.rounds):
             out = Path(folder, f"local-{round_}.jsonl")
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                began, cpu = time.perf_counter(), _tree_cpu()
+                began, cpu = time.perf_counter(), tree_cpu_s(os.getpid())
                 cli([*command, "--jobs", "2", "--out", str(out)])
                 local_rates.append(args.games / (time.perf_counter() - began))
-                local_cpu.append((_tree_cpu() - cpu) / args.games)
+                local_cpu.append((tree_cpu_s(os.getpid()) - cpu) / args.games)
             # A fresh Ray each round: its workers start cold, as the local processes do.
             before = _children()
             began = time.perf_counter()
@@ -78,10 +80,10 @@ def main(argv: list[str]) -> int:
             began = time.perf_counter()
             ray.get([ray.remote(_ready).remote() for _ in range(EMPTY_TASKS)])
             task_ms.append((time.perf_counter() - began) * 1000 / EMPTY_TASKS)
-            began, cpu = time.perf_counter(), _tree_cpu()
+            began, cpu = time.perf_counter(), tree_cpu_s(os.getpid())
             games = list(cluster.play(seeds, play, cpus=2, per_task=per_task))
             ray_rates.append(args.games / (time.perf_counter() - began))
-            ray_cpu.append((_tree_cpu() - cpu) / args.games)
+            ray_cpu.append((tree_cpu_s(os.getpid()) - cpu) / args.games)
             ray.shutdown()
             _wait_for_children(before)
             local_games = results.read(out).games
@@ -135,27 +137,6 @@ def _children() -> set[int]:
             if parent == mine and state != "Z":
                 found.add(int(stat.parent.name))
     return found
-
-
-def _tree_cpu() -> float:
-    """CPU seconds used so far by this process, its children that have ended (``--jobs``'s) and
-    every live descendant (Ray's helpers and workers): unlike the wall clock, what another
-    program's load does not inflate."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    parents, used = {}, {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            pid = int(stat.parent.name)
-            parents[pid] = int(fields[1])
-            used[pid] = (int(fields[11]) + int(fields[12])) / ticks
-    tree, grown = {os.getpid()}, True
-    while grown:
-        found = {pid for pid, parent in parents.items() if parent in tree} - tree
-        tree |= found
-        grown = bool(found)
-    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return sum(used.get(pid, 0.0) for pid in tree) + ended.ru_utime + ended.ru_stime
 
 
 def _outcomes(games: list) -> list[tuple[int, int, int, int]]:

@@ -57,6 +57,7 @@ from twenty48.store.database import Guess
 
 sys.path.insert(0, str(Path(__file__).parent))
 from postgres_cluster import Postgres
+from process_cpu import tree_cpu_s
 
 #: Moves before the measured ones: the cache, psycopg's prepared statements, the pool are warm.
 WARM_UP = 200
@@ -213,19 +214,7 @@ def cluster_cpu_ms(data: Path | None) -> float:
     """CPU of every process of the throwaway cluster so far (0 for a server elsewhere)."""
     if data is None:
         return 0.0
-    postmaster = int((data / "postmaster.pid").read_text().split()[0])
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry.name) == postmaster or int(fields[1]) == postmaster:
-            total += int(fields[11]) + int(fields[12])
-    return total * 1000 / ticks
+    return tree_cpu_s(int((data / "postmaster.pid").read_text().split()[0])) * 1000
 
 
 def driver_costs(url: str, repeat: int = 4000) -> dict[str, float]:

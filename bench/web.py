@@ -59,6 +59,7 @@ from twenty48.web.guard import COOKIE_NAME
 
 sys.path.insert(0, str(Path(__file__).parent))
 from postgres_cluster import Postgres
+from process_cpu import tree_cpu_s
 
 WARM_UP_S = 1.0
 #: uvicorn's ``http`` setting for each ``--http`` choice.
@@ -113,25 +114,6 @@ class Connection:
 
     def close(self) -> None:
         self.writer.close()
-
-
-def tree_cpu_s(pid: int) -> float:
-    """The CPU seconds (user + system) that the process ``pid`` and every process below it have
-    used so far, those that ended included once their parents waited for them."""
-    parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # it ended meanwhile
-            continue
-        # After the command's name: state, ppid, ..., utime, stime, cutime, cstime (man 5 proc).
-        process = int(stat.parent.name)
-        parents[process], ticks[process] = int(fields[1]), sum(int(n) for n in fields[11:15])
-    tree = {pid}
-    while grown := {process for process, parent in parents.items() if parent in tree} - tree:
-        tree |= grown
-    return sum(ticks.get(process, 0) for process in tree) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
