@@ -32,6 +32,10 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+#: For a page whose requests a test refuses or answers with routes: a service worker taking over the
+#: page meanwhile can keep its requests from the routes (Playwright's docs: block workers where
+#: routes intercept). The worker has tests of its own.
+NO_WORKER = {"service_workers": "block"}
 #: The longest a request is held when its test forgets it (the test has failed by then).
 HOLD_LIMIT_S = 120
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pagetools import (
+    NO_WORKER,
     OPEN,
     LiveServer,
     Pages,
@@ -212,7 +213,7 @@ def test_auto_play_stops_at_game_over(pages: Pages, live_server: LiveServer) -> 
 def test_moves_made_while_the_server_is_unreachable_are_sent_when_it_is_back(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open(allow_errors=True)  # the browser logs the refused connections
+    page = pages.open(allow_errors=True, **NO_WORKER)  # the browser logs the refused connections
     game = prepare(page, live_server, [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
     refused = []
 
@@ -251,7 +252,7 @@ def test_moves_made_while_the_server_is_unreachable_are_sent_when_it_is_back(
 
 
 def test_a_server_error_is_reported_and_retried(pages: Pages, live_server: LiveServer) -> None:
-    page = pages.open(allow_errors=True)
+    page = pages.open(allow_errors=True, **NO_WORKER)
     game = prepare(page, live_server, [[2, 0, 0, 2], [0, 4, 0, 0], [0, 0, 0, 0], [8, 0, 0, 8]])
     failures = []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pagetools import (
+    NO_WORKER,
     OPEN,
     LiveServer,
     Pages,
@@ -24,10 +25,6 @@ from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.browser
 
-#: One test refuses the page's moves with a route; a service worker taking over the page meanwhile
-#: can keep its request from the route (Playwright's docs: block workers where routes intercept).
-#: The worker has tests of its own.
-NO_WORKER = {"service_workers": "block"}
 
 # Counts the sliding copies the page puts up, so that a test can tell one slide from a restarted one.
 COUNT_GHOSTS = """() => { window.ghosts = 0;
