@@ -148,6 +148,33 @@ def test_ctrl_c_prints_the_summary_of_finished_games(capsys):
     assert sum(data["max_tile"].values()) == data["games"]
 
 
+class _InterruptedWhileCollected:
+    def __del__(self) -> None:
+        _thread.interrupt_main()
+        # The Ctrl-C is taken before this finalizer ends (the loop makes sure Python checks),
+        # and there Python prints "Exception ignored" and drops the KeyboardInterrupt.
+        for _ in range(1000):
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_ctrl_c_lost_in_a_finalizer_still_stops_the_run(capsys, monkeypatch):
+    from twenty48.ai import play
+
+    real = play.play_game
+
+    def play_game(seed: int, **setting: object) -> play.PlayedGame:
+        if seed == 1:
+            _InterruptedWhileCollected()  # dropped at once: its finalizer runs here
+        return real(seed, **setting)
+
+    monkeypatch.setattr(play, "play_game", play_game)
+    code = main(["bench", "--json", "--games", "40", "--depth", "1"])
+    assert code == 130
+    data = json.loads(capsys.readouterr().out)
+    assert data["interrupted"] and data["games"] == 2
+
+
 @pytest.mark.integration
 def test_ctrl_c_stops_parallel_games_at_once(capsys):
     # Depth-4 games take minutes; the summary must not wait for the first one to end.

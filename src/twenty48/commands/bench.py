@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -274,7 +275,7 @@ def _collect(
     )
     kept = len(finished)
     started = time.perf_counter()
-    with progress:
+    with progress, _ctrl_c_noted() as ctrl_c:
         task = progress.add_task("", total=total, completed=kept)
         try:
             for game in games:
@@ -296,9 +297,34 @@ def _collect(
                         file=sys.stderr,
                         flush=True,
                     )
+                if ctrl_c.is_set():
+                    return True
         except KeyboardInterrupt:
             return True
     return False
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[threading.Event]:
+    """An event set by Ctrl-C, which still raises KeyboardInterrupt as it always does.
+
+    The exception alone can be lost: when the signal lands while a finalizer runs (numba's run
+    during garbage collection), Python prints "Exception ignored" and goes on. The event lets
+    the run stop after the game in hand all the same."""
+    noted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted  # only the main thread may set a signal handler, and only it gets Ctrl-C
+        return
+
+    def interrupted(signum: int, frame: object) -> None:
+        noted.set()
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _pace(played: int, seconds: float, left: int) -> str:
