@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from pagetools import (
     ARTIFACTS,
+    NO_WORKER,
     OPEN,
     PHONE,
     LiveServer,
@@ -434,7 +435,7 @@ def refusal(status: int, code: str) -> Callable[[Route], None]:
 def test_export_is_offered_where_given_and_refusals_are_said(
     pages: Pages, live_server: LiveServer, tmp_path: Path
 ) -> None:
-    page = pages.open("/?lang=ja", allow_errors=True)  # the refusals are logged by the browser
+    page = pages.open("/?lang=ja", allow_errors=True, **NO_WORKER)  # the refusals are logged by the browser
     me = player_id(page, live_server)
     done = stored(page, live_server, long_game(31))
     playing = ranked_game_in_play(live_server.store, me)

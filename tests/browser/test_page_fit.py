@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from pagetools import ARTIFACTS, LiveServer, Pages, player_id, prepare, server_state
+from pagetools import ARTIFACTS, NO_WORKER, LiveServer, Pages, player_id, prepare, server_state
 from playwright.sync_api import Page, Route
 from test_history_views import at_move, long_game
 from test_page_polish import MIDGAME
@@ -79,7 +79,7 @@ def placed_today(page: Page) -> None:
 def test_header_toolbar_and_footer_line_up_with_the_board_at_every_size(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open()
+    page = pages.open(**NO_WORKER)
     placed_today(page)
     prepare(page, live_server, MIDGAME)
     state = server_state(page)

@@ -12,6 +12,7 @@ import pytest
 from pagetools import (
     ARTIFACTS,
     DESKTOP,
+    NO_WORKER,
     OPEN,
     LiveServer,
     Pages,
@@ -124,7 +125,12 @@ def test_the_play_view_with_the_largest_numbers_fits_without_scrolling(
 ) -> None:
     # With everything the view can hold: the largest numbers and the daily challenge's entry.
     page = pages.open(
-        f"/?lang={lang}", viewport=FIT_SIZES[sizes[0]], color_scheme=scheme, has_touch=touch, is_mobile=touch
+        f"/?lang={lang}",
+        viewport=FIT_SIZES[sizes[0]],
+        color_scheme=scheme,
+        has_touch=touch,
+        is_mobile=touch,
+        **NO_WORKER,
     )
     big_numbers(page)
     page.wait_for_selector("#daily", state="visible")
@@ -169,7 +175,7 @@ LANDSCAPES = ["844x390", "740x360", "640x360", "667x375"]
 
 @pytest.mark.parametrize("lang", ["en", "ja", "zh"])
 def test_a_landscape_phone_keeps_the_whole_board_in_view(pages: Pages, lang: str) -> None:
-    page = pages.open(f"/?lang={lang}", viewport=DESKTOP, has_touch=True, is_mobile=True)
+    page = pages.open(f"/?lang={lang}", viewport=DESKTOP, has_touch=True, is_mobile=True, **NO_WORKER)
     big_numbers(page)
     for size in LANDSCAPES:
         width, height = map(int, size.split("x"))
@@ -397,7 +403,7 @@ def test_game_over_disables_auto_play_and_the_arrows_like_hint_and_undo(
 def test_the_offline_notice_leaves_the_scores_and_the_links_clear(
     pages: Pages, live_server: LiveServer, size: str
 ) -> None:
-    page = open_at(pages, size, allow_errors=True)
+    page = open_at(pages, size, allow_errors=True, **NO_WORKER)
     page.route("**/api/games/**", lambda route: route.abort())  # set before the page loads its game
     prepare(page, live_server, OPEN)
     page.keyboard.press("ArrowLeft")

@@ -5,7 +5,7 @@ again."), everything works without a reload."""
 from __future__ import annotations
 
 import pytest
-from pagetools import OPEN, LiveServer, Pages, prepare
+from pagetools import NO_WORKER, OPEN, LiveServer, Pages, prepare
 from playwright.sync_api import Page, Route, expect
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def test_a_part_that_could_not_be_fetched_says_so_and_comes_on_the_next_try(
     pages: Pages, live_server: LiveServer
 ) -> None:
     # The failed fetches are logged; no service worker, whose own fetches a route would not see.
-    page = pages.open(allow_errors=True, service_workers="block")
+    page = pages.open(allow_errors=True, **NO_WORKER)
     prepare(page, live_server, OPEN)
     page.route("**/static/**", down)
     refused(page, "#history")

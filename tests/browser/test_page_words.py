@@ -6,7 +6,7 @@ also for what was said before that language's strings came."""
 from __future__ import annotations
 
 import pytest
-from pagetools import LiveServer, Pages, game_over, hold_first, player_id, wait_held
+from pagetools import NO_WORKER, LiveServer, Pages, game_over, hold_first, player_id, wait_held
 from playwright.sync_api import Page, expect
 from test_history_views import loaded, long_game
 from test_leaderboards_views import finished_ranked_game, unique
@@ -65,7 +65,7 @@ def test_games_are_named_by_date_mode_and_score_in_one_format(pages: Pages, live
 def test_what_was_announced_before_the_pages_language_came_is_said_again_in_it(
     pages: Pages, live_server: LiveServer
 ) -> None:
-    page = pages.open(service_workers="block")  # the strings' request is held, not the worker's copy
+    page = pages.open(**NO_WORKER)  # the strings' request is held, not the worker's copy
     score = game_over(page, live_server).score
     held = hold_first(page, live_server, "**/strings/play.zh.js")
     page.goto("/?lang=zh")
@@ -93,7 +93,7 @@ def test_the_parts_already_shown_follow_a_change_of_language(pages: Pages) -> No
 
 def test_a_word_missing_in_a_language_is_said_in_english(pages: Pages) -> None:
     # A part's words come with English's, which stand in for a key its language lacks.
-    page = pages.open("/?lang=ja", service_workers="block")  # the route below sees every fetch
+    page = pages.open("/?lang=ja", **NO_WORKER)  # the route below sees every fetch
     only_the_goal = 'export default { howGoal: "目的" };'
     page.route("**/strings/howto.ja.js", lambda route: route.fulfill(content_type=JS, body=only_the_goal))
     page.click("#how-to")
